@@ -1,0 +1,41 @@
+"""The `rlvr` command line: one sub-command per module in this package (each defines `add_parser`)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from rlvr import __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, with every sub-command module of `rlvr.cli` attached."""
+    parser = argparse.ArgumentParser(
+        prog="rlvr",
+        description="Reinforcement learning of LLMs with verifiable rewards.",
+    )
+    parser.add_argument("--version", action="version", version=f"rlvr {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `rlvr` console script; returns the process exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
