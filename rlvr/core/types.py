@@ -48,6 +48,8 @@ class Verdict:
             isinstance(self.score, int | float) and math.isfinite(self.score) and 0.0 <= self.score <= 1.0
         ):
             raise ValueError(f"Verdict.score must be a finite number in [0, 1], got {self.score!r}")
+        # store plain strings so verdicts print, pickle and serialise to JSON without the enum type
+        object.__setattr__(self, "reason", str(self.reason))
 
     @classmethod
     def correct(cls, **details: Any) -> Verdict:
