@@ -1,0 +1,154 @@
+"""Run metrics: CSV (always), TensorBoard and wandb (optional), and a PNG summary plot."""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+
+class MetricsLogger:
+    """Appends one row of scalar metrics per step to `metrics.csv` and mirrors it to TensorBoard/wandb."""
+
+    def __init__(
+        self,
+        output_dir: str | Path,
+        *,
+        tensorboard: bool = True,
+        wandb_project: str | None = None,
+        run_name: str | None = None,
+        config: Mapping[str, Any] | None = None,
+        resume: bool = False,
+    ) -> None:
+        self.dir = Path(output_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.csv_path = self.dir / "metrics.csv"
+        self._rows: list[dict[str, Any]] = []
+        if resume and self.csv_path.exists():
+            with self.csv_path.open(newline="") as fh:
+                self._rows = [dict(r) for r in csv.DictReader(fh)]
+        elif self.csv_path.exists():
+            self.csv_path.unlink()
+        self._columns: list[str] = list(self._rows[0].keys()) if self._rows else ["step"]
+        self._tb = None
+        if tensorboard:
+            from torch.utils.tensorboard import SummaryWriter  # lazy: tensorboard import is slow
+
+            self._tb = SummaryWriter(log_dir=str(self.dir / "tensorboard"))
+        self._wandb = None
+        if wandb_project:
+            try:
+                import wandb
+            except ImportError as exc:
+                raise ImportError(
+                    "wandb logging was requested but wandb is not installed: pip install wandb"
+                ) from exc
+            self._wandb = wandb.init(
+                project=wandb_project, name=run_name, config=dict(config or {}), resume="allow"
+            )
+
+    def truncate(self, after_step: int) -> None:
+        """Drop rows logged after `after_step` (on resume from an earlier checkpoint)."""
+        self._rows = [r for r in self._rows if int(float(r["step"])) <= after_step]
+        self._rewrite()
+
+    def log(self, step: int, metrics: Mapping[str, float]) -> None:
+        """Record `metrics` at `step` (non-finite values are kept in the CSV as 'nan'/'inf')."""
+        row: dict[str, Any] = {"step": step}
+        row.update({k: float(v) for k, v in metrics.items() if isinstance(v, int | float)})
+        new_columns = [k for k in row if k not in self._columns]
+        self._rows.append(row)
+        if new_columns:
+            self._columns.extend(new_columns)
+            self._rewrite()
+        else:
+            with self.csv_path.open("a", newline="") as fh:
+                csv.DictWriter(fh, self._columns).writerow(row)
+        if self._tb is not None:
+            for key, value in row.items():
+                if key != "step" and math.isfinite(value):
+                    self._tb.add_scalar(key, value, step)
+        if self._wandb is not None:
+            self._wandb.log({k: v for k, v in row.items() if k != "step"}, step=step)
+
+    def _rewrite(self) -> None:
+        tmp = self.csv_path.with_suffix(".csv.tmp")
+        with tmp.open("w", newline="") as fh:
+            writer = csv.DictWriter(fh, self._columns)
+            writer.writeheader()
+            writer.writerows(self._rows)
+        os.replace(tmp, self.csv_path)
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        """All rows logged so far (values as floats or CSV strings)."""
+        return self._rows
+
+    def close(self) -> None:
+        """Flush and close the TensorBoard/wandb writers."""
+        if self._tb is not None:
+            self._tb.flush()
+            self._tb.close()
+            self._tb = None
+        if self._wandb is not None:
+            self._wandb.finish()
+            self._wandb = None
+
+
+def _series(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[list[float], list[float]]:
+    xs, ys = [], []
+    for row in rows:
+        raw = row.get(key)
+        if raw in (None, ""):
+            continue
+        value = float(raw)
+        if math.isfinite(value):
+            xs.append(float(row["step"]))
+            ys.append(value)
+    return xs, ys
+
+
+#: (title, [(metric key, label)]) panels of the training summary plot.
+PANELS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("reward", (("rollout/reward_mean", "rollout reward"), ("train/reward_mean", "trained-on reward"))),
+    ("accuracy", (("rollout/accuracy", "rollout pass rate"), ("eval/accuracy", "held-out accuracy"))),
+    ("entropy", (("train/entropy", "policy entropy (nats/token)"),)),
+    (
+        "staleness",
+        (("buffer/staleness_mean", "mean age (policy versions)"), ("buffer/replay_ratio", "replay ratio")),
+    ),
+)
+
+
+def plot_metrics(csv_path: str | Path, png_path: str | Path, title: str = "rlvr training") -> Path:
+    """Plot reward, accuracy, entropy and staleness over steps from a metrics CSV into a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with Path(csv_path).open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7), constrained_layout=True)
+    for ax, (panel, series) in zip(axes.flat, PANELS):
+        drawn = False
+        for key, label in series:
+            xs, ys = _series(rows, key)
+            if xs:
+                ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, ms=3, label=label)
+                drawn = True
+        ax.set_title(panel)
+        ax.set_xlabel("step")
+        ax.grid(alpha=0.3)
+        if drawn:
+            ax.legend(fontsize=8)
+        else:
+            ax.text(0.5, 0.5, "not logged", ha="center", va="center", transform=ax.transAxes, color="gray")
+    fig.suptitle(title)
+    out = Path(png_path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
