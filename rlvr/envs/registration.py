@@ -1,0 +1,234 @@
+"""Environment registration: `register_env("myns/MyTask-v0", task=..., verifier=...)` and the `rlvr/` built-ins.
+
+An `EnvRecipe` says how to build an environment: which task (a registered task name, a `Task`, or a factory),
+which verifier (a registered name, a `Verifier`, a `Verifier` subclass, a plain grading function, or None for
+the task's own), which versioned prompt template, which reward, single- or multi-turn. `register_env` stores
+the recipe in `ENVS` and registers it with Gymnasium, so `gymnasium.make(env_id, **overrides)` builds it;
+overrides are env options (`chat`, `reward`, `template`, `max_turns`, ...) or, for anything else, options of the
+task factory (`split`, `path`, `levels`, `difficulty`, ...). This module imports only Gymnasium and rlvr.core,
+so `import rlvr` (which registers the built-ins) stays light; tasks and verifiers load when an env is made.
+
+Version policy: an env id's `-vN` pins the task, verifier (and its config), template and reward; change any of
+them and register the env under `-vN+1`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import gymnasium as gym
+
+from rlvr.core.errors import ConfigError
+from rlvr.core.registry import Registry
+
+if TYPE_CHECKING:
+    from rlvr.envs.verified_env import VerifiedEnv
+    from rlvr.tasks.base import Task
+    from rlvr.verifiers.base import Verifier
+
+#: keyword arguments that configure the environment itself; any other `make` keyword goes to the task factory
+ENV_OPTIONS = frozenset(
+    {
+        "template",
+        "reward",
+        "chat",
+        "render_mode",
+        "max_prompt_chars",
+        "max_completion_chars",
+        "max_turns",
+        "reward_mode",
+        "feedback_template",
+        "feedback_fn",
+        "verifier",
+        "verifier_kwargs",
+        "task",
+    }
+)
+
+
+@dataclass(frozen=True, eq=False)
+class EnvRecipe:
+    """How to build one registered environment (see the module docstring)."""
+
+    #: versioned id, `namespace/Name-vN`
+    id: str
+    #: a task registry name, a `Task`, or a callable(**task_kwargs) -> Task
+    task: Any
+    #: a verifier registry name, `Verifier` instance or subclass, grading function, or None (the task's own)
+    verifier: Any = None
+    #: prompt template name (versioned) or `PromptTemplate`
+    template: Any = "plain-v0"
+    #: reward function name (`score`, `binary`) or callable(verdict, example) -> float
+    reward: Any = "score"
+    #: 1 = single-turn `VerifiedEnv`; >1 = multi-turn `FeedbackEnv` with that many attempts
+    max_turns: int = 1
+    #: options of the task factory (e.g. {"split": "train"})
+    task_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    #: options of the verifier factory
+    verifier_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    #: other env options (chat, reward_mode, feedback_template, max_prompt_chars, ...)
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    #: one line for `rlvr envs list`
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        for name in ("task_kwargs", "verifier_kwargs", "env_kwargs"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+        bad = set(self.env_kwargs) - ENV_OPTIONS
+        if bad:
+            raise ConfigError(
+                f"unknown env options {sorted(bad)} for {self.id!r}; env options are {sorted(ENV_OPTIONS)}"
+            )
+        if not isinstance(self.max_turns, int) or self.max_turns < 1:
+            raise ConfigError(f"max_turns must be a positive int, got {self.max_turns!r}")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EnvRecipe:
+        # immutable; Gymnasium deep-copies spec kwargs on every make(), which must not copy a whole dataset
+        return self
+
+    def make(self, **overrides: Any) -> VerifiedEnv:
+        """Build the environment, with `overrides` of env options and task options."""
+        return make_env(self, **overrides)
+
+    def summary(self) -> dict[str, str]:
+        """Printable fields for `rlvr envs list`."""
+
+        def name(obj: Any) -> str:
+            if obj is None:
+                return "(task's own)"
+            if isinstance(obj, str):
+                return obj
+            return str(getattr(obj, "name", None) or getattr(obj, "__name__", None) or type(obj).__name__)
+
+        return {
+            "id": self.id,
+            "task": name(self.task),
+            "verifier": name(self.verifier),
+            "template": name(self.template),
+            "turns": str(self.max_turns),
+            "description": self.description,
+        }
+
+
+ENVS: Registry[EnvRecipe] = Registry("environment", versioned=True)
+
+
+def register_env(
+    env_id: str,
+    task: Any,
+    verifier: Any = None,
+    *,
+    template: Any = "plain-v0",
+    reward: Any = "score",
+    max_turns: int = 1,
+    task_kwargs: Mapping[str, Any] | None = None,
+    verifier_kwargs: Mapping[str, Any] | None = None,
+    description: str = "",
+    overwrite: bool = False,
+    **env_kwargs: Any,
+) -> EnvRecipe:
+    """Register an environment built from a task and a verifier; `gymnasium.make(env_id)` then builds it."""
+    recipe = EnvRecipe(
+        id=env_id,
+        task=task,
+        verifier=verifier,
+        template=template,
+        reward=reward,
+        max_turns=max_turns,
+        task_kwargs=task_kwargs or {},
+        verifier_kwargs=verifier_kwargs or {},
+        env_kwargs=env_kwargs,
+        description=description,
+    )
+    ENVS.register(env_id, recipe, overwrite=overwrite)
+    if env_id in gym.registry and overwrite:
+        del gym.registry[env_id]
+    gym.register(id=env_id, entry_point="rlvr.envs.registration:make_env", kwargs={"recipe": recipe})
+    return recipe
+
+
+def unregister_env(env_id: str) -> None:
+    """Remove an environment from rlvr's and Gymnasium's registries (no error if absent)."""
+    ENVS.unregister(env_id)
+    gym.registry.pop(env_id, None)
+
+
+def _build_task(spec: Any, kwargs: Mapping[str, Any]) -> Task:
+    from rlvr.tasks.base import Task
+    from rlvr.tasks.registry import load_task
+
+    if isinstance(spec, Task):
+        if kwargs:
+            raise ConfigError(
+                f"task options {sorted(kwargs)} given, but the task is an already built {spec!r}"
+            )
+        return spec
+    if isinstance(spec, str):
+        return load_task(spec, **kwargs)
+    if callable(spec):
+        built = spec(**kwargs)
+        if not isinstance(built, Task):
+            raise ConfigError(
+                f"task factory {spec!r} returned {type(built).__name__}, not an rlvr.tasks.Task"
+            )
+        return built
+    raise ConfigError(f"task must be a task name, a Task or a factory returning one, got {spec!r}")
+
+
+def _build_verifier(spec: Any, kwargs: Mapping[str, Any], task: Task) -> Verifier:
+    from rlvr.verifiers.base import FunctionVerifier, Verifier, make_verifier
+
+    if spec is None:
+        if kwargs:
+            return make_verifier(task.verifier_name, **{**task.verifier_config, **kwargs})
+        return task.make_verifier()
+    if isinstance(spec, Verifier):
+        return spec
+    if isinstance(spec, str):
+        return make_verifier(spec, **kwargs)
+    if isinstance(spec, type) and issubclass(spec, Verifier):
+        return spec(**kwargs)
+    if callable(spec):
+        return FunctionVerifier(spec, getattr(spec, "__name__", "function"))
+    raise ConfigError(
+        f"verifier must be a verifier name, a Verifier (instance or subclass) or a grading function, got {spec!r}"
+    )
+
+
+def make_env(recipe: EnvRecipe | str, **overrides: Any) -> VerifiedEnv:
+    """Build an environment from its recipe (or registered id) and `overrides` (Gymnasium's entry point)."""
+    from rlvr.envs.feedback_env import FeedbackEnv
+    from rlvr.envs.verified_env import VerifiedEnv
+
+    if isinstance(recipe, str):
+        recipe = ENVS.get(recipe)
+    env_opts = {k: v for k, v in overrides.items() if k in ENV_OPTIONS}
+    task_opts = {k: v for k, v in overrides.items() if k not in ENV_OPTIONS}
+    if "task" in env_opts:  # a replacement task: the recipe's task options do not apply to it
+        task = _build_task(env_opts.pop("task"), task_opts)
+    else:
+        task = _build_task(recipe.task, {**recipe.task_kwargs, **task_opts})
+    verifier = _build_verifier(
+        env_opts.pop("verifier", recipe.verifier),
+        {**recipe.verifier_kwargs, **env_opts.pop("verifier_kwargs", {})},
+        task,
+    )
+    options: dict[str, Any] = {
+        "template": recipe.template,
+        "reward": recipe.reward,
+        "max_turns": recipe.max_turns,
+        **recipe.env_kwargs,
+        **env_opts,
+    }
+    max_turns = options.pop("max_turns")
+    multi_turn_only = {"reward_mode", "feedback_template", "feedback_fn"} & set(options)
+    if max_turns == 1 and recipe.max_turns == 1:
+        if multi_turn_only:
+            raise ConfigError(
+                f"{sorted(multi_turn_only)} apply to multi-turn envs only; also pass max_turns > 1"
+            )
+        return VerifiedEnv(task, verifier, **options)
+    return FeedbackEnv(task, verifier, max_turns=max_turns, **options)
