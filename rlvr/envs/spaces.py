@@ -95,8 +95,9 @@ class ChatMessages(Space[tuple[dict[str, str], ...]]):
         n = 2 * int(self.np_random.integers(0, min(2, (self.max_messages - 1) // 2) + 1)) + 1
         chars = np.array(list(string.ascii_letters + string.digits + " "))
         out = []
+        per_message = max(1, min(_SAMPLE_CHARS, self.max_chars // n))
         for i in range(n):
-            length = int(self.np_random.integers(1, _SAMPLE_CHARS + 1))
+            length = int(self.np_random.integers(1, per_message + 1))
             content = "".join(self.np_random.choice(chars, size=length))
             out.append({"role": "user" if i % 2 == 0 else "assistant", "content": content})
         return tuple(out)

@@ -292,8 +292,6 @@ class MixtureTask(_View):
                 f"{sorted(g[0] for g in graders)}. Mix tasks of the same kind, or interleave separate envs"
             )
         names = [t.name for t in tasks]
-        if len(set(names)) != len(names):
-            raise ConfigError(f"mixture components need distinct task names, got {names}")
         self.tasks = tuple(tasks)
         self.weights = w / w.sum()
         self.seed = seed
@@ -310,7 +308,7 @@ class MixtureTask(_View):
             mask = self.components == c
             self.offsets[mask] = np.arange(int(mask.sum()))
         self._perms: dict[tuple[int, int], np.ndarray] = {}
-        self._by_name = {t.name: t for t in tasks}
+        self._origin: dict[str, int] = {}  # example key -> component it was drawn from
 
     def __len__(self) -> int:
         return int(self.components.size)
@@ -323,13 +321,17 @@ class MixtureTask(_View):
         if perm is None:
             perm = make_rng(derive_seed(self.seed, "mixture-epoch", c, epoch)).permutation(len(task))
             self._perms[(c, epoch)] = perm
-        return task[int(perm[pos])]
+        example = task[int(perm[pos])]
+        self._origin.setdefault(example.key, c)
+        return example
 
     def _source_for(self, example: Example) -> Task:
-        try:
-            return self._by_name[example.task]
-        except KeyError:
-            raise RegistryError(f"example of task {example.task!r} is not from this mixture") from None
+        if example.key in self._origin:
+            return self.tasks[self._origin[example.key]]
+        for t in self.tasks:  # e.g. a relabeled example: any component of its task can handle it
+            if t.name == example.task:
+                return t
+        raise RegistryError(f"example of task {example.task!r} is not from this mixture")
 
     def make_verifier(self) -> Verifier:
         """The components' shared verifier."""
