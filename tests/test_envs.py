@@ -114,7 +114,7 @@ def test_chat_observations_are_messages() -> None:
 
 def test_reward_functions() -> None:
     env = gym.make("rlvr/Countdown-v0", reward=lambda verdict, example: 0.5 + 0.5 * verdict.score)
-    _, info = env.reset(seed=0)
+    env.reset(seed=0)
     assert env.step("nonsense")[1] == 0.5
     env = gym.make("rlvr/Countdown-v0", reward="binary")
     env.reset(seed=0)
@@ -188,6 +188,17 @@ def test_gymnasium_sync_vector_env_works() -> None:
     assert all(isinstance(o, tuple) and o[0]["role"] == "user" for o in obs)
     venv.close()
     chat.close()
+
+
+def test_gymnasium_async_vector_env_builds_envs_in_worker_processes() -> None:
+    venv = gym.make_vec("rlvr/Countdown-v0", num_envs=2, vectorization_mode="async")
+    try:
+        _, infos = venv.reset(seed=0)
+        _, rewards, terminated, _, infos = venv.step(("<answer>1</answer>", "<answer>1</answer>"))
+        assert terminated.all() and rewards.tolist() == [0.0, 0.0]
+        assert list(infos["reason"]) == ["wrong", "wrong"]
+    finally:
+        venv.close()
 
 
 def test_spaces() -> None:

@@ -202,3 +202,15 @@ def test_empty_task_cannot_iterate_epochs() -> None:
     with pytest.raises(DataError, match="no examples"):
         next(empty.epochs(0))
     assert np.asarray(empty.keys()).size == 0
+
+
+def test_tasks_pickle_for_worker_processes() -> None:
+    import pickle
+
+    for t in (
+        CountdownTask(size=30, seed=2),
+        ArithmeticTask(size=30, difficulty=2),
+        _toy("toy", 5).shuffled(1),
+    ):
+        clone = pickle.loads(pickle.dumps(t))
+        assert clone.keys() == t.keys() and clone[3] == t[3]

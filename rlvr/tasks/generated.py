@@ -43,6 +43,15 @@ class GeneratedTask(Task):
     def __len__(self) -> int:
         return self.size
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_cached")  # an lru_cache of a bound method does not pickle; rebuilt on load
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._cached = lru_cache(maxsize=65_536)(self._make)
+
     def _example(self, index: int) -> Example:
         return self._cached(index)
 
