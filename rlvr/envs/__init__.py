@@ -24,6 +24,7 @@ _EXPORTS = {
     "register_template": "rlvr.envs.templates",
     "LLMText": "rlvr.envs.spaces",
     "ChatMessages": "rlvr.envs.spaces",
+    "hindsight_fns": "rlvr.envs.hindsight",
     "BatchedEnv": "rlvr.envs.batched",
     "PromptBatch": "rlvr.envs.batched",
     "StepBatch": "rlvr.envs.batched",
