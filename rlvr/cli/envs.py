@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rlvr.cli.tasks import parse_options, reporting_errors
 
@@ -27,7 +28,11 @@ def _check(args: argparse.Namespace) -> int:
 
     import rlvr  # noqa: F401  (registers the built-ins)
 
-    env = gym.make(args.env_id, **parse_options(args.option))
+    try:
+        env = gym.make(args.env_id, **parse_options(args.option))
+    except gym.error.Error as exc:  # unknown id etc.: say so without a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     check_env(env.unwrapped)
     _, info = env.reset(seed=0)
     print(
