@@ -1,1 +1,22 @@
-"""rlvr.policy"""
+"""Policy layer: model loading, generation backends (transformers, vLLM), losses and the learner.
+
+Imports only `rlvr.core`; vLLM is imported lazily, only when a vLLM backend is built.
+"""
+
+from rlvr.policy.backends import BACKENDS, make_backend
+from rlvr.policy.base import Generation, GenerationBackend, SamplingParams
+from rlvr.policy.hf_backend import HFBackend
+from rlvr.policy.models import MODEL_ALIASES, load_model, resolve_model_path, tiny_model
+
+__all__ = [
+    "BACKENDS",
+    "MODEL_ALIASES",
+    "Generation",
+    "GenerationBackend",
+    "HFBackend",
+    "SamplingParams",
+    "load_model",
+    "make_backend",
+    "resolve_model_path",
+    "tiny_model",
+]
