@@ -1,0 +1,213 @@
+"""Generation with transformers' `generate`, returning each sampled token's behaviour log-prob.
+
+Which distribution the behaviour log-probs come from (the same in the vLLM backend): the distribution the
+token was actually drawn from, i.e. softmax of the logits divided by the temperature, then restricted to the
+top-k / top-p set and renormalised. With the training defaults (top_k=0, top_p=1) this is exactly
+log_softmax(logits / T), which is what `Learner.compute_logprobs` computes with the same temperature, so the
+importance ratio of a fresh rollout is 1. With top-k/top-p on, the behaviour log-prob is higher than the
+learner's by -log(kept mass) and the ratio is the honest correction between the filtered sampler and the
+unfiltered policy. Greedy decoding (temperature 0) reports log_softmax(logits), i.e. temperature 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from rlvr.core.errors import ConfigError
+from rlvr.core.seeding import derive_seed
+from rlvr.core.types import Prompt
+from rlvr.policy.base import Generation, GenerationBackend, SamplingParams
+from rlvr.policy.prompts import encode_prompt, eos_token_ids, finish_completion
+
+
+class _LogprobRecorder:
+    """Last logits processor: remembers the final sampling scores so the sampled token's log-prob can be read.
+
+    transformers calls processors before sampling, so the log-prob of the token drawn at step t is gathered
+    at step t+1 (when it appears in `input_ids`), and the last one after `generate` returns.
+    """
+
+    def __init__(self) -> None:
+        self.prev_scores: torch.Tensor | None = None
+        self.prev_lse: torch.Tensor | None = None
+        self.logprobs: list[torch.Tensor] = []
+
+    def gather(self, tokens: torch.Tensor) -> None:
+        if self.prev_scores is None or self.prev_lse is None:
+            return
+        picked = self.prev_scores.gather(1, tokens[:, None])[:, 0]
+        self.logprobs.append(picked - self.prev_lse)
+        self.prev_scores = self.prev_lse = None
+
+    def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
+        self.gather(input_ids[:, -1])
+        self.prev_scores = scores.float()
+        self.prev_lse = torch.logsumexp(self.prev_scores, dim=-1)
+        return scores
+
+
+class HFBackend(GenerationBackend):
+    """Batched, seeded sampling with `model.generate`; may share its model object with the learner."""
+
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        *,
+        seed: int = 0,
+        max_batch_size: int = 64,
+        show_progress: bool = False,
+    ) -> None:
+        if max_batch_size < 1:
+            raise ConfigError(f"max_batch_size must be >= 1, got {max_batch_size}")
+        self.model = model
+        self.tokenizer = tokenizer
+        self.seed = int(seed)
+        self.max_batch_size = int(max_batch_size)
+        self.show_progress = show_progress
+        self.policy_version = 0
+        self._calls = 0
+        self._eos = eos_token_ids(tokenizer, getattr(model, "generation_config", None))
+        self._pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self._eos[0]
+
+    @property
+    def device(self) -> torch.device:
+        """Device of the model's parameters."""
+        return next(self.model.parameters()).device
+
+    def _generation_config(self, sampling: SamplingParams) -> Any:
+        from transformers import GenerationConfig
+
+        # Warpers are passed explicitly (see _processors) so that the log-prob recorder runs after them;
+        # a fresh config keeps the model's own defaults (top_k=50, repetition penalties...) out of the way.
+        return GenerationConfig(
+            do_sample=sampling.temperature > 0,
+            temperature=1.0,
+            top_k=0,
+            top_p=1.0,
+            max_new_tokens=sampling.max_new_tokens,
+            eos_token_id=self._eos,
+            pad_token_id=self._pad,
+            stop_strings=list(sampling.stop) or None,
+            use_cache=True,
+            return_dict_in_generate=True,
+        )
+
+    def _processors(self, sampling: SamplingParams, recorder: _LogprobRecorder) -> Any:
+        from transformers import (
+            LogitsProcessorList,
+            TemperatureLogitsWarper,
+            TopKLogitsWarper,
+            TopPLogitsWarper,
+        )
+
+        chain: list[Any] = []
+        if sampling.temperature > 0:
+            if sampling.temperature != 1.0:
+                chain.append(TemperatureLogitsWarper(sampling.temperature))
+            if sampling.top_k > 0:
+                chain.append(TopKLogitsWarper(top_k=sampling.top_k))
+            if sampling.top_p < 1.0:
+                chain.append(TopPLogitsWarper(top_p=sampling.top_p))
+        chain.append(recorder)
+        return LogitsProcessorList(chain)
+
+    def _generate_chunk(
+        self, prompt_ids: list[list[int]], sampling: SamplingParams, seed: int
+    ) -> tuple[list[list[int]], list[list[float]]]:
+        width = max(len(p) for p in prompt_ids)
+        input_ids = torch.full((len(prompt_ids), width), self._pad, dtype=torch.long)
+        attention = torch.zeros((len(prompt_ids), width), dtype=torch.long)
+        for row, ids in enumerate(prompt_ids):  # left padding: every prompt ends where generation starts
+            input_ids[row, width - len(ids) :] = torch.tensor(ids)
+            attention[row, width - len(ids) :] = 1
+        recorder = _LogprobRecorder()
+        was_training = self.model.training
+        self.model.eval()
+        try:
+            with torch.random.fork_rng(devices=[]), torch.no_grad():
+                torch.manual_seed(seed)
+                out = self.model.generate(
+                    input_ids=input_ids.to(self.device),
+                    attention_mask=attention.to(self.device),
+                    generation_config=self._generation_config(sampling),
+                    logits_processor=self._processors(sampling, recorder),
+                    tokenizer=self.tokenizer if sampling.stop else None,
+                )
+        finally:
+            self.model.train(was_training)
+        completions = out.sequences[:, width:].cpu()
+        if (
+            len(recorder.logprobs) < completions.shape[1]
+        ):  # the last sampled token's log-prob is still pending
+            recorder.gather(completions[:, len(recorder.logprobs)])
+        # generate may run a step past a stop and undo it; trust the returned sequences' length
+        steps = min(completions.shape[1], len(recorder.logprobs))
+        logprobs = (
+            torch.stack(recorder.logprobs[:steps], dim=1).cpu() if steps else torch.zeros(len(prompt_ids), 0)
+        )
+        return completions[:, :steps].tolist(), logprobs.tolist()
+
+    def generate(self, prompts: Sequence[Prompt], n: int, sampling: SamplingParams) -> list[list[Generation]]:
+        """Return, for each prompt, `n` sampled completions with token ids and behaviour log-probs."""
+        if n < 1:
+            raise ConfigError(f"n (completions per prompt) must be >= 1, got {n}")
+        encoded = [encode_prompt(self.tokenizer, p) for p in prompts]
+        call_seed = (
+            sampling.seed if sampling.seed is not None else derive_seed(self.seed, "call", self._calls)
+        )
+        self._calls += 1
+        flat = [i for i in range(len(encoded)) for _ in range(n)]
+        results: list[list[Generation]] = [[] for _ in encoded]
+        chunks = range(0, len(flat), self.max_batch_size)
+        if self.show_progress:
+            from tqdm.auto import tqdm
+
+            chunks = tqdm(chunks, desc="generate (hf)", unit="batch")
+        for start in chunks:
+            rows = flat[start : start + self.max_batch_size]
+            seqs, lps = self._generate_chunk(
+                [encoded[i][1] for i in rows], sampling, derive_seed(call_seed, "chunk", start)
+            )
+            for i, ids, lp in zip(rows, seqs, lps):
+                text, cids, clps, reason = finish_completion(
+                    self.tokenizer,
+                    ids,
+                    lp,
+                    eos_ids=self._eos,
+                    stop=sampling.stop,
+                    max_new_tokens=sampling.max_new_tokens,
+                )
+                results[i].append(
+                    Generation(
+                        prompt=encoded[i][0],
+                        prompt_ids=np.asarray(encoded[i][1], dtype=np.int64),
+                        completion=text,
+                        completion_ids=cids,
+                        logprobs=clps,
+                        finish_reason=reason,
+                        metadata={"policy_version": self.policy_version, "backend": "hf"},
+                    )
+                )
+        return results
+
+    def load_weights(self, state_dict: Mapping[str, Any], version: int) -> None:
+        """Copy the learner's weights in place (tensors already shared with this model are skipped)."""
+        own = self.model.state_dict()
+        unknown = [k for k in state_dict if k not in own]
+        if unknown:
+            raise ConfigError(
+                f"load_weights got {len(unknown)} tensors this model does not have (e.g. {unknown[:3]}); "
+                "sync weights from a learner built on the same architecture"
+            )
+        with torch.no_grad():
+            for name, value in state_dict.items():
+                target = own[name]
+                if isinstance(value, torch.Tensor) and value.data_ptr() == target.data_ptr():
+                    continue  # the learner and this backend share the model: nothing to copy
+                target.copy_(torch.as_tensor(value).to(device=target.device, dtype=target.dtype))
+        self.policy_version = int(version)
