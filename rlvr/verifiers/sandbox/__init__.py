@@ -1,0 +1,50 @@
+"""Run untrusted Python programs with hard limits: `Sandbox(config).run(code, stdin=..., files=...)`.
+
+The local backend (Linux, root) isolates each run with namespaces, cgroups, rlimits and a per-slot
+unprivileged uid; a warm pool forks runs from a pre-started interpreter that already lives inside the
+sandbox's private root. A Docker backend (`SandboxConfig(backend="docker")`) offers the same interface.
+
+What it protects against (local backend; each line has an adversarial test in tests/test_sandbox*.py):
+
+- Runaway CPU: a run is SIGKILLed at `timeout_s` of wall time, whole process tree included, whatever signals
+  it ignores; RLIMIT_CPU is a second stop and the CPU cgroup caps it at `cpus` cores.
+- Fork bombs: the pids cgroup and RLIMIT_NPROC (counted per slot uid) cap processes + threads at
+  `max_processes`; the host keeps working.
+- Memory exhaustion: the memory cgroup caps all processes of a run together at `memory_mb`; the kernel kills
+  the run and `memory_exceeded` is read from the cgroup's OOM counter (not from the program's output).
+- Disk filling: nothing is written to host disks; the writable dirs (workdir, /tmp, /dev/shm) are tmpfs of
+  `max_file_mb` each, charged to the memory cgroup, and RLIMIT_FSIZE caps any one file.
+- Network: a fresh network namespace with no interface up: no connection to host listeners (127.0.0.1,
+  abstract unix sockets), no DNS, no outside world.
+- Reading host files: a private mount namespace whose root holds only read-only system dirs (/usr, /lib*,
+  the Python installation, `python_paths`, `ro_paths`); /root, /home, /tmp, /work, the host's cwd ... are absent.
+- Writing host files: all mounts but the run's own tmpfs dirs are read-only, and the program is not root.
+- Host secrets in the environment: programs get a fixed minimal environment, never the host's.
+- Signalling, tracing or killing host processes, the zygote, the run's init or the judge: a pid namespace
+  hides host processes, and the program runs as an unprivileged uid with no capabilities and no_new_privs.
+- Processes outliving the run: the run's init is pid 1 of its own pid namespace; when the run ends it exits,
+  the kernel kills everything left, and `run()` returns only once the slot's cgroup is empty.
+- Output flooding: stdout/stderr are read continuously and kept up to `max_output_bytes` each
+  (`*_truncated`), so neither the writer blocks nor host memory grows.
+- Forged results: a `Judge` runs as another uid beside the program and reports on a channel the program
+  does not hold (the code verifier decides pass/fail there, never from exit codes or printed text).
+- Interference between runs: each slot has its own uids and cgroups, each run fresh namespaces and tmpfs;
+  slot ids are locked machine-wide, so separate processes (Ray actors) never share one.
+
+What it does not protect against:
+
+- Kernel exploits: programs share the host kernel (no seccomp filter, no VM); for hostile code at scale use
+  a VM/gVisor runtime through the Docker backend.
+- Reading what the read-only system dirs contain (e.g. /usr, the Python installation): visible by design.
+- Side channels (timing, CPU caches) and using resources up to the limits (memory, CPU, `timeout_s`).
+- `network=True` (then the host network is shared) and, without cgroups (`cgroups=False` or unavailable),
+  memory limits are per process (RLIMIT_AS) and `memory_exceeded` is inferred from a MemoryError message.
+- Warm-pool runs start from the same pre-started interpreter image (it holds no secrets, never sees other
+  runs' code or input, and `random` is reseeded after each fork).
+"""
+
+from rlvr.core.errors import SandboxError
+from rlvr.verifiers.sandbox.config import ExecResult, Judge, SandboxConfig
+from rlvr.verifiers.sandbox.sandbox import SANDBOX_BACKENDS, Sandbox
+
+__all__ = ["SANDBOX_BACKENDS", "ExecResult", "Judge", "Sandbox", "SandboxConfig", "SandboxError"]

@@ -1,0 +1,497 @@
+# ruff: noqa: SIM105  (try/except/pass on purpose: contextlib is not imported, to keep cold starts fast)
+"""Code that runs inside the sandbox: builds the private root, forks one isolated run, drops privileges.
+
+Stdlib only and never imported by the host: the host compiles this file once and ships the code object to a
+fresh interpreter (`python -S -c BOOT`), either a one-shot launcher (cold run) or a long-lived master zygote
+(warm pool). Process tree of one run::
+
+    launcher | master zygote -> slot zygote   (root, host pid ns, private mount ns with a read-only root;
+      │                                        a slot zygote has joined its slot's cgroups once)
+      └─ init (pid 1 of a fresh pid ns; own mount/net/ipc/uts/cgroup ns and tmpfs dirs; root)
+           ├─ program (the untrusted code: slot uid, no capabilities, rlimits, no_new_privs)
+           └─ judge   (optional trusted companion: another uid, talks to the program over fds 3/4)
+
+When init exits the kernel kills every process of its pid namespace, so nothing outlives a run.
+Status protocol on the status fd (init -> host): b"S" once the program started, then b"E" + marshal(dict)
+when it ended; b"X" + text if the sandbox itself could not be set up.
+"""
+
+import ctypes
+import marshal
+import os
+import sys
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWCGROUP = 0x02000000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 16384, 1 << 18
+MNT_DETACH = 2
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 1, 4, 38
+SIGKILL = 9
+# pivot_root has no glibc wrapper; its syscall number per architecture (fallback: MS_MOVE + chroot)
+PIVOT_ROOT_NR = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(ret, what):
+    if ret != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _b(s):
+    return None if s is None else s.encode()
+
+
+def mount(src, dst, fstype, flags, data=None):
+    _check(_libc.mount(_b(src), _b(dst), _b(fstype), ctypes.c_ulong(flags), _b(data)), f"mount {dst}")
+
+
+def unshare(flags):
+    _check(_libc.unshare(ctypes.c_int(flags)), f"unshare({flags:#x})")
+
+
+def setns(fd, nstype):
+    _check(_libc.setns(ctypes.c_int(fd), ctypes.c_int(nstype)), "setns")
+
+
+def prctl(option, arg):
+    _check(_libc.prctl(ctypes.c_int(option), ctypes.c_ulong(arg), 0, 0, 0), f"prctl({option})")
+
+
+def pivot_root_here():
+    """Make the current directory the root and detach the old one."""
+    nr = PIVOT_ROOT_NR.get(os.uname().machine)
+    if nr is not None and _libc.syscall(ctypes.c_long(nr), b".", b".") == 0:
+        _check(_libc.umount2(b".", ctypes.c_int(MNT_DETACH)), "umount old root")
+    else:  # e.g. an initramfs root, where pivot_root is refused
+        mount(".", "/", None, MS_MOVE)
+        os.chroot(".")
+    os.chdir("/")
+
+
+def setup_root(spec):
+    """Build the minimal read-only root described by `spec` and pivot into it (in a new mount ns)."""
+    unshare(CLONE_NEWNS)
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    # open bind sources before the staging tmpfs may hide them (a source under /tmp stays reachable)
+    sources = {}
+    for op in spec["ops"]:
+        if op[0] == "bind":
+            try:
+                sources[op[2]] = os.open(op[1], os.O_PATH | os.O_CLOEXEC)
+            except FileNotFoundError:
+                pass
+    stage = spec["stage"]
+    mount("tmpfs", stage, "tmpfs", MS_NOSUID, "size=4m,mode=0755")
+    for op in spec["ops"]:
+        kind, path = op[0], stage + op[2] if op[0] == "bind" else stage + op[1]
+        if kind == "dir":
+            os.makedirs(path, mode=op[2], exist_ok=True)
+            os.chmod(path, op[2])
+        elif kind == "symlink":
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            os.symlink(op[2], path)
+        elif kind == "file":
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(op[2])
+            os.chmod(path, op[3])
+        elif kind == "bind":
+            fd = sources.get(op[2])
+            if fd is None:
+                continue
+            is_dir, writable, dev = op[3], op[4], op[5]
+            os.makedirs(path if is_dir else os.path.dirname(path), exist_ok=True)
+            if not is_dir:
+                open(path, "ab").close()
+            mount(f"/proc/self/fd/{fd}", path, None, MS_BIND)
+            flags = (
+                MS_REMOUNT | MS_BIND | MS_NOSUID | (0 if dev else MS_NODEV) | (0 if writable else MS_RDONLY)
+            )
+            mount(None, path, None, flags)
+            os.close(fd)
+    os.chdir(stage)
+    pivot_root_here()
+    mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID)
+
+
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def move_fds(mapping):
+    """dup2 each source fd onto its target number (targets may collide with sources), close the rest."""
+    import fcntl
+
+    top = max(mapping) + 1
+    # copies numbered above every target first, so no dup2 below overwrites a source still needed
+    high = {target: fcntl.fcntl(src, fcntl.F_DUPFD_CLOEXEC, top) for target, src in mapping.items()}
+    for target, fd in high.items():
+        os.dup2(fd, target, inheritable=True)
+    os.closerange(top, 1 << 20)
+
+
+def drop_privileges(uid, gid):
+    """Become `uid`/`gid` with no supplementary groups, no capabilities and no way to regain any."""
+    if os.getuid() == 0:
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+
+
+def set_rlimits(limits):
+    import resource
+
+    for name, value in limits.items():
+        soft, hard = value if isinstance(value, tuple) else (value, value)
+        resource.setrlimit(getattr(resource, name), (soft, hard))
+
+
+def finish(code):
+    """Exit like the interpreter would (join threads, atexit, flush) without returning into our callers."""
+    try:
+        if "threading" in sys.modules:
+            sys.modules["threading"]._shutdown()
+        import atexit
+
+        atexit._run_exitfuncs()
+    except BaseException:
+        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
+    os._exit(code)
+
+
+def exit_code_of(exc):
+    """The status code `SystemExit(exc.code)` exits with, printing a non-integer code as Python does."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        print(code, file=sys.stderr)
+    except BaseException:
+        pass
+    return 1
+
+
+def run_program(run):
+    """Runs in the program process after privileges are dropped: execute the untrusted code as __main__."""
+    for rel, data in run["files"].items():
+        path = os.path.join(run["workdir"], rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+    os.chdir(run["workdir"])
+    os.environ.clear()
+    os.environ.update(run["env"])
+    main_path = os.path.join(run["workdir"], "main.py")
+    sys.argv[:] = [main_path]
+    sys.path[:] = [run["workdir"], *(p for p in sys.path if p), *run["python_paths"]]
+    module = type(sys)("__main__")
+    module.__file__ = main_path
+    module.__builtins__ = __builtins__
+    sys.modules["__main__"] = module
+    try:
+        code = compile(run["code"], main_path, "exec")
+        exec(code, module.__dict__)
+    except SystemExit as exc:
+        finish(exit_code_of(exc))
+    except BaseException as exc:
+        try:
+            # hide this runner's frame; a SyntaxError from compile() gets no traceback, as in `python main.py`
+            tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+            exc = exc.with_traceback(tb)
+            sys.excepthook(type(exc), exc, tb)
+        except BaseException:
+            pass
+        finish(1)
+    finish(0)
+
+
+def run_judge(run, judge):
+    """Runs in the judge process: execute the trusted companion code with its fds."""
+    os.chdir("/")
+    os.environ.clear()
+    sys.path[:] = [p for p in sys.path if p]  # not the cwd: nothing the program writes can shadow a module
+    try:
+        code = marshal.loads(judge["code"])
+        exec(
+            code,
+            {"__name__": "__rlvr_judge__", "DATA": judge["data"], "RPC_IN": 3, "RPC_OUT": 4, "REPORT": 5},
+        )
+    except SystemExit as exc:
+        finish(exit_code_of(exc))
+    except BaseException as exc:
+        try:
+            os.write(5, b'{"type": "judge_crash", "error": %s}\n' % repr(repr(exc)[:2000]).encode())
+        except BaseException:
+            pass
+        finish(1)
+    finish(0)
+
+
+def child_setup(run, uid, gid, fdmap, limits, oom_adj, dumpable):
+    os.setsid()
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write(str(oom_adj))
+    except OSError:
+        pass
+    move_fds(fdmap)
+    set_rlimits(limits)
+    drop_privileges(uid, gid)
+    if dumpable:  # changing uid made it non-dumpable, which would hide its own /proc/self from it
+        prctl(PR_SET_DUMPABLE, 1)
+
+
+def init_main(run, fds, cgroup_fds):
+    """pid 1 of the run's pid namespace: set up per-run namespaces and mounts, fork the program, report."""
+    status_fd = fds["status"]
+    try:
+        prctl(PR_SET_PDEATHSIG, SIGKILL)
+        if run is None:  # warm pool: only this process ever reads the run's payload, never the zygote
+            run = marshal.loads(os.pread(fds["payload"], os.fstat(fds["payload"]).st_size, 0))
+            os.close(fds["payload"])
+        for fd in cgroup_fds:
+            os.write(fd, b"0")  # "0" = this process; children inherit the cgroup
+            os.close(fd)
+        flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP
+        if not run["network"]:
+            flags |= CLONE_NEWNET
+        unshare(flags)
+        hostname = b"sandbox"
+        _libc.sethostname(hostname, len(hostname))
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        uid, gid = run["uid"], run["gid"]
+        size = f"size={run['disk_mb']}m"
+        mount("tmpfs", run["workdir"], "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0700,uid={uid},gid={gid}")
+        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
+        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
+        stdin_fd = os.memfd_create("stdin", 0)
+        write_all(stdin_fd, run["stdin"])
+        os.lseek(stdin_fd, 0, 0)
+        judge = run["judge"]
+        if judge is not None:
+            to_judge_r, to_judge_w = os.pipe()
+            to_prog_r, to_prog_w = os.pipe()
+    except BaseException as exc:
+        import traceback
+
+        write_all(status_fd, b"X" + ("".join(traceback.format_exception(exc))).encode())
+        os._exit(1)
+
+    prog_fds = {0: stdin_fd, 1: fds["stdout"], 2: fds["stderr"]}
+    if judge is not None:
+        prog_fds.update({3: to_prog_r, 4: to_judge_w})
+    prog = os.fork()
+    if prog == 0:
+        try:
+            child_setup(run, uid, gid, prog_fds, run["rlimits"], 1000, True)
+        except BaseException as exc:
+            os.write(2, f"sandbox: program setup failed: {exc!r}\n".encode())
+            os._exit(127)
+        run_program(run)
+    judge_pid = None
+    if judge is not None:
+        judge_pid = os.fork()
+        if judge_pid == 0:
+            devnull = os.open("/dev/null", os.O_RDWR)
+            judge_fds = {0: devnull, 1: devnull, 2: devnull, 3: to_judge_r, 4: to_prog_w, 5: fds["report"]}
+            try:
+                child_setup(run, judge["uid"], judge["gid"], judge_fds, judge["rlimits"], 0, False)
+            except BaseException:
+                os._exit(127)
+            run_judge(run, judge)
+        for fd in (to_judge_r, to_judge_w, to_prog_r, to_prog_w, fds["report"]):
+            os.close(fd)
+    for fd in (stdin_fd, fds["stdout"], fds["stderr"]):
+        os.close(fd)
+    os.write(status_fd, b"S")
+
+    result = {"exit": None, "judge_exit": None, "maxrss_kb": 0, "cpu_s": 0.0}
+    waiting = {prog} if judge_pid is None else {judge_pid}
+    while waiting:
+        try:
+            pid, status, usage = os.wait4(-1, 0)
+        except ChildProcessError:
+            break
+        if pid == prog:
+            result["exit"] = os.waitstatus_to_exitcode(status)
+            result["maxrss_kb"] = usage.ru_maxrss
+            result["cpu_s"] = usage.ru_utime + usage.ru_stime
+        elif pid == judge_pid:
+            result["judge_exit"] = os.waitstatus_to_exitcode(status)
+        waiting.discard(pid)
+    if result["exit"] is None and judge_pid is not None:
+        # the judge is done; the program normally exits at once on EOF of its request pipe
+        import time
+
+        for _ in range(100):
+            pid, status, usage = os.wait4(prog, os.WNOHANG)
+            if pid == prog:
+                result["exit"] = os.waitstatus_to_exitcode(status)
+                result["maxrss_kb"] = usage.ru_maxrss
+                result["cpu_s"] = usage.ru_utime + usage.ru_stime
+                break
+            time.sleep(0.001)
+    write_all(status_fd, b"E" + marshal.dumps(result))
+    os._exit(0)  # as pid 1 this kills every process left in the namespace
+
+
+def spawn_init(run, fds, cgroup_fds, own_pidns_fd, close_fds=()):
+    """Fork the run's init into a fresh pid namespace; returns its pid (in our namespace)."""
+    unshare(CLONE_NEWPID)
+    pid = -1
+    try:
+        pid = os.fork()
+    finally:
+        if own_pidns_fd is not None and pid != 0:
+            setns(own_pidns_fd, CLONE_NEWPID)  # the zygote's next fork gets a fresh namespace again
+    if pid == 0:
+        for fd in close_fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        init_main(run, fds, cgroup_fds)
+    return pid
+
+
+def open_cgroup_procs(paths):
+    return [os.open(p, os.O_WRONLY | os.O_CLOEXEC) for p in paths]
+
+
+def cold_main(args):
+    """One-shot launcher: set up the root, run one program, exit when it is done."""
+    fds = args["fds"]
+    try:
+        cgroup_fds = open_cgroup_procs(args["cgroup_procs"])
+        setup_root(args["root"])
+        run = marshal.loads(args["run"])
+    except BaseException as exc:
+        import traceback
+
+        write_all(fds["status"], b"X" + "".join(traceback.format_exception(exc)).encode())
+        os._exit(1)
+    pid = spawn_init(run, fds, cgroup_fds, None)
+    os.waitpid(pid, 0)
+    os._exit(0)
+
+
+def reap():
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                return
+        except ChildProcessError:
+            return
+
+
+def zygote_main(args):
+    """Long-lived master zygote: set up the root once, then fork one slot zygote per request."""
+    import socket
+
+    ctrl = socket.socket(fileno=args["ctrl_fd"])
+    try:
+        slots = {slot: open_cgroup_procs(paths) for slot, paths in args["slots"].items()}
+        own_pidns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+        setup_root(args["root"])
+        for name in ("fcntl", "resource", "atexit", "socket", *args["preload"]):
+            try:
+                __import__(name)
+            except BaseException:
+                pass
+        ctrl.sendall(b"R")
+    except BaseException as exc:
+        import traceback
+
+        ctrl.sendall(b"X" + "".join(traceback.format_exception(exc)).encode())
+        os._exit(1)
+    while True:
+        try:
+            msg, fds, _flags, _addr = socket.recv_fds(ctrl, 1 << 16, 1)
+        except OSError:
+            os._exit(0)
+        if not msg:
+            os._exit(0)  # the host closed the socket: shut down; slot zygotes and their runs die with us
+        reap()
+        try:
+            slot = marshal.loads(msg)["slot"]
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    prctl(PR_SET_PDEATHSIG, SIGKILL)
+                    ctrl.close()
+                    for other, cgroup_fds in slots.items():
+                        for fd in cgroup_fds:
+                            if other == slot:
+                                os.write(
+                                    fd, b"0"
+                                )  # join the slot's cgroups once; every run forked inherits them
+                            os.close(fd)
+                    slot_zygote(socket.socket(fileno=fds[0]), own_pidns)
+                finally:
+                    os._exit(1)
+            ctrl.sendall(b"Z")
+        except BaseException as exc:
+            try:
+                ctrl.sendall(b"X" + repr(exc).encode())
+            except OSError:
+                os._exit(1)
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+
+def slot_zygote(sock, own_pidns):
+    """One slot's zygote (already in the slot's cgroups): fork one init per request on its socket."""
+    import socket
+
+    while True:
+        try:
+            msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 16, 8)
+        except OSError:
+            os._exit(0)
+        if not msg:
+            os._exit(0)
+        reap()
+        try:
+            fdmap = dict(zip(marshal.loads(msg)["fds"], fds))
+            pid = spawn_init(None, fdmap, [], own_pidns, [sock.fileno(), own_pidns])
+            pidfd = os.pidfd_open(pid)
+            socket.send_fds(sock, [b"P"], [pidfd])
+            os.close(pidfd)
+        except BaseException as exc:
+            try:
+                sock.sendall(b"X" + repr(exc).encode())
+            except OSError:
+                os._exit(1)
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+
+def _main(args):
+    os.umask(0o022)
+    if args["mode"] == "zygote":
+        zygote_main(args)
+    else:
+        cold_main(args)
+
+
+if __name__ == "__rlvr_inside__":
+    _main(ARGS)  # noqa: F821 - ARGS is injected by the host's launcher

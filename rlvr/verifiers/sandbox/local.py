@@ -1,0 +1,509 @@
+"""The local backend: Linux namespaces + cgroups + rlimits + per-slot uids, cold launcher or warm zygote pool."""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rlvr.core.errors import SandboxError
+from rlvr.verifiers.sandbox.cgroups import CgroupTree
+from rlvr.verifiers.sandbox.config import ExecResult, Judge, SandboxConfig
+from rlvr.verifiers.sandbox.slots import Slot, SlotPool
+
+INSIDE_PATH = Path(__file__).with_name("inside.py")
+LOCK_DIR = "/tmp/rlvr-sandbox-slots"
+SETUP_TIMEOUT_S = 30.0  # interpreter start + namespace setup, before the program's own clock starts
+KILL_GRACE_S = 5.0
+READ_CHUNK = 1 << 16
+BOOT = (
+    "import marshal,os;c,a=marshal.loads(os.pread({fd},os.fstat({fd}).st_size,0));os.close({fd});"
+    "exec(c,{{'__name__':'__rlvr_inside__','ARGS':a}})"
+)
+FIX_HINT = (
+    "the local sandbox needs root (or CAP_SYS_ADMIN) on Linux to create namespaces and mounts; run as root, "
+    'or use SandboxConfig(backend="docker") with a Docker daemon'
+)
+
+
+@cache
+def _interpreter_info(python: str) -> tuple[tuple[int, int], tuple[str, ...]]:
+    """(version, installation prefixes) of `python`, asked once per interpreter."""
+    real = os.path.realpath(python)
+    if real == os.path.realpath(sys.executable):
+        return sys.version_info[:2], (sys.base_prefix, sys.base_exec_prefix)
+    try:
+        out = subprocess.run(
+            [real, "-S", "-c", "import sys;print(sys.version_info[0],sys.version_info[1]);print(sys.base_prefix);"
+             "print(sys.base_exec_prefix)"],
+            capture_output=True, text=True, timeout=30, check=True,
+        ).stdout.split("\n")  # fmt: skip
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise SandboxError(
+            f"SandboxConfig.python={python!r} does not run: {exc}; give a working interpreter"
+        ) from exc
+    major, minor = (int(x) for x in out[0].split())
+    return (major, minor), (out[1], out[2])
+
+
+@cache
+def _compiled(source: str, name: str, version: tuple[int, int]) -> tuple[str, bytes]:
+    """("marshal", code bytes) when the sandbox runs this interpreter's version, else ("source", text)."""
+    if version == sys.version_info[:2]:
+        return "marshal", marshal.dumps(compile(source, name, "exec"))
+    return "source", source.encode()
+
+
+def build_root_ops(config: SandboxConfig) -> list[tuple[Any, ...]]:
+    """The operations that build the sandbox's read-only root (see `inside.setup_root`)."""
+    _, prefixes = _interpreter_info(config.python)
+    ops: list[tuple[Any, ...]] = []
+    bound: list[str] = []
+
+    def covered(path: str) -> bool:
+        return any(path == b or path.startswith(b.rstrip("/") + "/") for b in bound)
+
+    def bind(path: str, *, writable: bool = False, dev: bool = False) -> None:
+        real = os.path.realpath(path)
+        if not os.path.exists(real) or covered(real):
+            return
+        ops.append(("bind", real, real, os.path.isdir(real), writable, dev))
+        bound.append(real)
+
+    for top in ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = "/" + top
+        if os.path.islink(path):
+            ops.append(("symlink", path, os.readlink(path)))
+        elif os.path.isdir(path):
+            bind(path)
+    for path in (
+        *prefixes,
+        os.path.dirname(os.path.realpath(config.python)),
+        *config.python_paths,
+        *config.ro_paths,
+    ):
+        bind(path)
+    ops += [("dir", "/etc", 0o755), ("dir", "/proc", 0o555), ("dir", "/tmp", 0o1777), ("dir", "/dev", 0o755)]
+    ops += [("dir", "/dev/shm", 0o1777), ("dir", config.workdir, 0o755)]
+    ops.append(
+        (
+            "file",
+            "/etc/passwd",
+            b"root:x:0:0:root:/root:/bin/sh\nsandbox:x:65534:65534::/sandbox:/bin/sh\n",
+            0o644,
+        )
+    )
+    ops.append(("file", "/etc/group", b"root:x:0:\nsandbox:x:65534:\n", 0o644))
+    ops.append(("file", "/etc/hosts", b"127.0.0.1 localhost\n::1 localhost\n", 0o644))
+    for path in ("/etc/ld.so.cache", "/etc/localtime"):
+        if os.path.isfile(path):
+            ops.append(("bind", path, path, False, False, False))
+    if config.network:
+        for path in ("/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/ssl", "/etc/ca-certificates"):
+            if os.path.exists(path):
+                ops.append(("bind", os.path.realpath(path), path, os.path.isdir(path), False, False))
+    for name in ("null", "zero", "full", "random", "urandom"):
+        ops.append(("bind", f"/dev/{name}", f"/dev/{name}", False, True, True))
+    ops.append(("symlink", "/dev/fd", "/proc/self/fd"))
+    for i, name in enumerate(("stdin", "stdout", "stderr")):
+        ops.append(("symlink", f"/dev/{name}", f"/proc/self/fd/{i}"))
+    return ops
+
+
+def _env(config: SandboxConfig) -> dict[str, str]:
+    """The environment of sandboxed processes: nothing from the host's."""
+    bindir = os.path.dirname(os.path.realpath(config.python))
+    env = {
+        "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": config.workdir,
+        "TMPDIR": "/tmp",
+        "LANG": "C.UTF-8",
+        "USER": "sandbox",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    if config.hash_seed is not None:
+        env["PYTHONHASHSEED"] = str(config.hash_seed)
+    return env
+
+
+class _Capped:
+    """Accumulates a stream up to `cap` bytes, then keeps reading (so the writer never blocks) and discards."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.buf = bytearray()
+        self.truncated = False
+
+    def feed(self, data: bytes) -> None:
+        room = self.cap - len(self.buf)
+        if room > 0:
+            self.buf += data[:room]
+        if len(data) > room:
+            self.truncated = True
+
+    def text(self) -> str:
+        return self.buf.decode("utf-8", errors="replace")
+
+
+class _Zygote:
+    """A pre-started interpreter inside the sandbox's root; it forks one slot zygote per slot (which joins the
+    slot's cgroups once), and each slot zygote forks one isolated init per run."""
+
+    def __init__(self, backend: LocalBackend) -> None:
+        self.lock = threading.Lock()
+        self.slot_socks: dict[int, socket.socket] = {}
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock = parent
+        slots = {s.index: (s.cgroup.procs_files if s.cgroup else []) for s in backend.pool.slots}
+        args = {"mode": "zygote", "ctrl_fd": child.fileno(), "slots": slots, "root": backend.root_spec,
+                "preload": list(backend.config.preload)}  # fmt: skip
+        try:
+            self.proc = backend.launch(args, [child.fileno()], stderr=subprocess.DEVNULL)
+        finally:
+            child.close()
+        parent.settimeout(SETUP_TIMEOUT_S)
+        try:
+            first = parent.recv(1 << 16)
+        except TimeoutError:
+            first = b"Xzygote did not start in time"
+        if first != b"R":
+            self.close()
+            raise SandboxError(
+                f"sandbox zygote failed to start ({FIX_HINT}):\n{first[1:].decode(errors='replace')}"
+            )
+        parent.settimeout(None)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def _slot_sock(self, slot: Slot, fresh: bool) -> socket.socket:
+        """The socket of the slot's zygote, forking a new one if there is none (or `fresh`)."""
+        sock = self.slot_socks.get(slot.index)
+        if sock is not None and not fresh:
+            return sock
+        if sock is not None:
+            sock.close()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            with self.lock:
+                socket.send_fds(self.sock, [marshal.dumps({"slot": slot.index})], [theirs.fileno()])
+                reply = self.sock.recv(1 << 16)
+        finally:
+            theirs.close()
+        if reply != b"Z":
+            ours.close()
+            raise SandboxError(
+                f"sandbox zygote could not start slot {slot.index}: {reply[1:].decode(errors='replace')}"
+            )
+        self.slot_socks[slot.index] = ours
+        return ours
+
+    def spawn(self, slot: Slot, fds: dict[str, int]) -> int:
+        """Start one run in `slot` with these fds; returns a pidfd of the run's init. The caller holds the slot."""
+        header = marshal.dumps({"fds": list(fds)})
+        for attempt in range(2):
+            sock = self._slot_sock(slot, fresh=attempt > 0)
+            try:
+                socket.send_fds(sock, [header], list(fds.values()))
+                msg, got, _, _ = socket.recv_fds(sock, 1 << 16, 1)
+            except OSError:
+                continue  # the slot zygote died (e.g. OOM-killed with a run): fork a new one and retry
+            if msg == b"P" and len(got) == 1:
+                return got[0]
+            for fd in got:
+                os.close(fd)
+            if msg:
+                raise SandboxError(
+                    f"sandbox zygote could not start a run: {msg[1:].decode(errors='replace')}"
+                )
+        raise SandboxError("the sandbox's slot zygote keeps dying; see SandboxConfig limits")
+
+    def close(self) -> None:
+        for sock in self.slot_socks.values():
+            with contextlib.suppress(OSError):
+                sock.close()
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+
+
+class LocalBackend:
+    """Runs programs in Linux namespaces on this machine (see the package docstring for the guarantees)."""
+
+    def __init__(self, config: SandboxConfig) -> None:
+        self.config = config
+        if sys.platform != "linux":
+            raise SandboxError(
+                f"the local sandbox needs Linux (this is {sys.platform}); use backend='docker'"
+            )
+        if os.geteuid() != 0:
+            raise SandboxError(f"not running as root: {FIX_HINT}")
+        self.version, _ = _interpreter_info(config.python)
+        self.python = os.path.realpath(config.python)
+        self.root_spec = {"stage": "/tmp", "ops": build_root_ops(config)}
+        self.inside = _compiled(INSIDE_PATH.read_text(), str(INSIDE_PATH), self.version)
+        self.env = _env(config)
+        cgroups, why = (None, "disabled by SandboxConfig.cgroups=False")
+        if config.cgroups is not False:
+            cgroups, why = CgroupTree.detect()
+            if cgroups is None and config.cgroups:
+                raise SandboxError(f"SandboxConfig.cgroups=True but cgroups are unusable: {why}")
+        self.cgroups_reason = why
+        self.pool = SlotPool(config.pool_size, config.uid_base, cgroups, LOCK_DIR)
+        self._start_lock = threading.Lock()
+        self._opened = False
+        self._zygote: _Zygote | None = None
+        self._closed = False
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Claim the slots and, in warm mode, start the zygote (otherwise done by the first run)."""
+        with self._start_lock:
+            if self._closed:
+                raise SandboxError("this Sandbox was closed; create a new one")
+            if not self._opened:
+                self.pool.open()
+                self._opened = True
+            if self.config.warm and (self._zygote is None or not self._zygote.alive()):
+                if self._zygote is not None:
+                    self._zygote.close()
+                self._zygote = _Zygote(self)
+
+    def close(self) -> None:
+        """Stop the zygote, kill anything left, remove the cgroups and release the slot ids."""
+        with self._start_lock:
+            self._closed = True
+            if self._zygote is not None:
+                self._zygote.close()
+                self._zygote = None
+            self.pool.close()
+
+    def launch(self, args: dict[str, Any], fds: list[int], stderr: int) -> subprocess.Popen[bytes]:
+        """Start a fresh sandbox interpreter running `inside.py` with `args` (cold launcher or zygote)."""
+        kind, blob = self.inside
+        memfd = os.memfd_create("rlvr-boot", os.MFD_CLOEXEC)
+        try:
+            if kind == "marshal":
+                os.write(memfd, marshal.dumps((marshal.loads(blob), args)))
+                boot = BOOT.format(fd=memfd)
+            else:
+                os.write(memfd, marshal.dumps(args))
+                boot = (
+                    f"import marshal,os;a=marshal.loads(os.pread({memfd},os.fstat({memfd}).st_size,0));"
+                    f"exec(compile({blob.decode()!r},'inside','exec'),{{'__name__':'__rlvr_inside__','ARGS':a}})"
+                )
+            return subprocess.Popen(
+                [self.python, "-S", "-s", "-B", "-c", boot], env=self.env, pass_fds=[memfd, *fds],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr, cwd="/",
+            )  # fmt: skip
+        except OSError as exc:
+            raise SandboxError(f"cannot start the sandbox interpreter {self.python}: {exc}") from exc
+        finally:
+            os.close(memfd)
+
+    # -- one run ---------------------------------------------------------------------------------------
+    def run(
+        self,
+        code: str,
+        *,
+        stdin: str | bytes = "",
+        files: dict[str, str | bytes] | None = None,
+        timeout_s: float | None = None,
+        memory_mb: int | None = None,
+        judge: Judge | None = None,
+    ) -> ExecResult:
+        """Run `code` in a fresh isolated context and return what it did."""
+        self.start()
+        cfg = self.config
+        timeout = float(timeout_s if timeout_s is not None else cfg.timeout_s)
+        memory = int(memory_mb if memory_mb is not None else cfg.memory_mb)
+        slot = self.pool.acquire()
+        try:
+            if slot.cgroup is not None:
+                # + the slot zygote, the run's init and the judge
+                slot.cgroup.set_limits(memory, cfg.max_processes + 3, cfg.cpus)
+                ooms_before = slot.cgroup.oom_kills()
+            run = self._run_spec(code, stdin, files, timeout, memory, slot, judge)
+            result = self._execute(run, slot, timeout, judge)
+            memory_exceeded = False
+            if slot.cgroup is not None:
+                if not cfg.warm:  # (warm runs are over once their init's pidfd fires: see _collect)
+                    slot.cgroup.wait_empty()
+                memory_exceeded = slot.cgroup.oom_kills() > ooms_before
+            elif result.exit_code not in (0, None) and "MemoryError" in result.stderr[-2000:]:
+                memory_exceeded = True  # rlimit mode: the interpreter's own report (advisory)
+            return _replace(result, memory_exceeded=memory_exceeded)
+        finally:
+            self.pool.release(slot)
+
+    def _run_spec(
+        self, code, stdin, files, timeout, memory, slot: Slot, judge: Judge | None
+    ) -> dict[str, Any]:
+        cfg = self.config
+        file_bytes: dict[str, bytes] = {}
+        for rel, content in (files or {}).items():
+            parts = Path(rel).parts
+            if not parts or Path(rel).is_absolute() or ".." in parts:
+                raise SandboxError(f"files: {rel!r} must be a relative path inside the working directory")
+            file_bytes[rel] = content.encode() if isinstance(content, str) else bytes(content)
+        cpu = int(timeout) + 2
+        rlimits: dict[str, Any] = {
+            "RLIMIT_NPROC": cfg.max_processes,
+            "RLIMIT_FSIZE": cfg.max_file_mb << 20,
+            "RLIMIT_CPU": (cpu, cpu + 1),
+            "RLIMIT_CORE": 0,
+            "RLIMIT_NOFILE": cfg.max_open_files,
+        }
+        if slot.cgroup is None:  # no memory cgroup: cap each process's address space instead
+            rlimits["RLIMIT_AS"] = memory << 20
+        judge_spec = None
+        if judge is not None:
+            _, judge_code = _compiled(judge.source, "<judge>", self.version)
+            judge_spec = {"code": judge_code, "data": bytes(judge.data), "uid": slot.judge_uid, "gid": slot.judge_uid,
+                          "rlimits": {"RLIMIT_NPROC": 1, "RLIMIT_CORE": 0, "RLIMIT_CPU": (cpu, cpu + 1)}}  # fmt: skip
+        return {
+            "code": code, "stdin": stdin.encode() if isinstance(stdin, str) else bytes(stdin), "files": file_bytes,
+            "uid": slot.uid, "gid": slot.uid, "workdir": cfg.workdir, "disk_mb": cfg.max_file_mb,
+            "network": cfg.network, "env": self.env, "python_paths": list(cfg.python_paths), "rlimits": rlimits,
+            "judge": judge_spec,
+        }  # fmt: skip
+
+    def _execute(self, run: dict[str, Any], slot: Slot, timeout: float, judge: Judge | None) -> ExecResult:
+        cfg = self.config
+        pipes = {name: os.pipe2(os.O_CLOEXEC) for name in ("stdout", "stderr", "status")}
+        if judge is not None:
+            pipes["report"] = os.pipe2(os.O_CLOEXEC)
+        child_fds = {name: w for name, (_, w) in pipes.items()}
+        readers = {r: name for name, (r, _) in pipes.items()}
+        proc: subprocess.Popen[bytes] | None = None
+        pidfd: int | None = None
+        try:
+            if cfg.warm:
+                assert self._zygote is not None
+                memfd = os.memfd_create("rlvr-run", os.MFD_CLOEXEC)
+                try:
+                    os.write(memfd, marshal.dumps(run))
+                    try:
+                        pidfd = self._zygote.spawn(slot, {"payload": memfd, **child_fds})
+                    except (OSError, SandboxError):
+                        self.start()  # the zygote died (e.g. killed from outside): start a new one, retry once
+                        pidfd = self._zygote.spawn(slot, {"payload": memfd, **child_fds})
+                finally:
+                    os.close(memfd)
+            else:
+                args = {"mode": "cold", "fds": child_fds, "run": marshal.dumps(run),
+                        "cgroup_procs": slot.cgroup.procs_files if slot.cgroup else [], "root": self.root_spec}  # fmt: skip
+                proc = self.launch(args, list(child_fds.values()), stderr=child_fds["status"])
+        finally:
+            for w in child_fds.values():
+                os.close(w)
+        return self._collect(readers, proc, pidfd, timeout, judge)
+
+    def _collect(self, readers, proc, pidfd, timeout, judge) -> ExecResult:
+        """Read the run's pipes until all close, killing it at the deadline."""
+        caps = {
+            "stdout": _Capped(self.config.max_output_bytes),
+            "stderr": _Capped(self.config.max_output_bytes),
+            "status": _Capped(1 << 20),
+            "report": _Capped(judge.max_report_bytes if judge else 0),
+        }
+        poller = select.poll()
+        for fd in readers:
+            poller.register(fd, select.POLLIN)
+        start = time.monotonic()
+        setup_deadline = start + SETUP_TIMEOUT_S
+        started_at: float | None = None
+        killed_at: float | None = None
+        timed_out = False
+
+        def kill() -> None:
+            if pidfd is not None:
+                with contextlib.suppress(OSError):
+                    signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            if proc is not None:
+                with contextlib.suppress(OSError):
+                    proc.kill()
+
+        try:
+            while readers:
+                now = time.monotonic()
+                if started_at is None and caps["status"].buf[:1] == b"S":
+                    started_at = now
+                deadline = (started_at + timeout) if started_at is not None else setup_deadline
+                if killed_at is None and now >= deadline:
+                    timed_out = started_at is not None
+                    killed_at = now
+                    kill()
+                if killed_at is not None and now > killed_at + KILL_GRACE_S:
+                    break  # something still holds a pipe open; the cgroup wait below reaps it
+                wait = (killed_at + KILL_GRACE_S if killed_at is not None else deadline) - now
+                for fd, _ in poller.poll(max(0.0, wait) * 1000 + 1):
+                    data = os.read(fd, READ_CHUNK)
+                    if data:
+                        caps[readers[fd]].feed(data)
+                    else:
+                        poller.unregister(fd)
+                        os.close(fd)
+                        del readers[fd]
+            end = time.monotonic()
+            if proc is not None:
+                try:
+                    proc.wait(timeout=KILL_GRACE_S)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            elif pidfd is not None:  # the init's exit (it waits for its namespace to be torn down)
+                select.select([pidfd], [], [], KILL_GRACE_S)
+        finally:
+            for fd in readers:
+                os.close(fd)
+            if pidfd is not None:
+                os.close(pidfd)
+
+        status = bytes(caps["status"].buf)
+        info: dict[str, Any] = {}
+        if status[:1] != b"S":
+            text = (status[1:] if status[:1] == b"X" else status).decode(errors="replace")
+            raise SandboxError(
+                f"the sandbox could not start the run ({FIX_HINT}):\n{text or 'setup timed out'}"
+            )
+        if status[1:2] == b"E":
+            with contextlib.suppress(ValueError, EOFError, TypeError):
+                info = marshal.loads(status[2:])
+        exit_code = info.get("exit")
+        if timed_out and exit_code is None:
+            exit_code = -signal.SIGKILL
+        wall = (end if killed_at is None else killed_at) - (started_at if started_at is not None else start)
+        return ExecResult(
+            exit_code=exit_code,
+            stdout=caps["stdout"].text(),
+            stderr=caps["stderr"].text(),
+            timed_out=timed_out,
+            memory_exceeded=False,
+            wall_s=wall,
+            stdout_truncated=caps["stdout"].truncated,
+            stderr_truncated=caps["stderr"].truncated,
+            max_rss_mb=info.get("maxrss_kb", 0) / 1024,
+            cpu_s=info.get("cpu_s", 0.0),
+            judge_output=bytes(caps["report"].buf),
+            judge_exit_code=info.get("judge_exit"),
+        )
+
+
+def _replace(result: ExecResult, **changes: Any) -> ExecResult:
+    import dataclasses
+
+    return dataclasses.replace(result, **changes)

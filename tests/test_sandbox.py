@@ -1,0 +1,532 @@
+"""The sandbox's guarantees, each checked with a real adversarial program (see rlvr.verifiers.sandbox)."""
+
+from __future__ import annotations
+
+import os
+import resource
+import secrets
+import socket
+import subprocess
+import textwrap
+import threading
+
+import pytest
+
+from rlvr.core.errors import ConfigError, SandboxError
+from rlvr.verifiers.sandbox import Sandbox, SandboxConfig
+from rlvr.verifiers.sandbox.slots import MAX_SLOTS
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the local sandbox backend needs root")
+
+
+def src(text: str) -> str:
+    return textwrap.dedent(text).strip() + "\n"
+
+
+def sandbox_processes(config: SandboxConfig) -> list[tuple[int, int]]:
+    """(pid, uid) of every host process running as one of the sandbox's slot uids."""
+    lo, hi = config.uid_base, config.uid_base + 2 * MAX_SLOTS
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as f:
+                for line in f:
+                    if line.startswith("Uid:"):
+                        uid = int(line.split()[1])
+                        if lo <= uid < hi:
+                            found.append((int(entry), uid))
+                        break
+        except OSError:
+            continue
+    return found
+
+
+@pytest.fixture(scope="module", params=["warm", "cold"])
+def sandbox(request):
+    sb = Sandbox(SandboxConfig(warm=request.param == "warm", pool_size=2, timeout_s=5.0))
+    yield sb
+    sb.close()
+
+
+@pytest.fixture(scope="module")
+def warm():
+    sb = Sandbox(SandboxConfig(warm=True, pool_size=4, timeout_s=5.0))
+    yield sb
+    sb.close()
+
+
+# -- basics ----------------------------------------------------------------------------------------------
+def test_runs_program_with_stdin_files_and_exit_code(sandbox):
+    code = src(
+        """
+        import sys, os
+        data = sys.stdin.read()
+        print(data.upper(), end="")
+        print(open("input/data.txt").read(), file=sys.stderr)
+        print(os.getcwd())
+        sys.exit(3)
+        """
+    )
+    r = sandbox.run(code, stdin="hello\n", files={"input/data.txt": "from a file"})
+    assert r.exit_code == 3
+    assert r.stdout == "HELLO\n/sandbox\n"
+    assert "from a file" in r.stderr
+    assert not r.timed_out and not r.memory_exceeded and not r.truncated
+
+
+def test_exception_gives_traceback_and_status_1(sandbox):
+    r = sandbox.run("def f():\n    return 1 / 0\nf()\n")
+    assert r.exit_code == 1
+    assert "ZeroDivisionError" in r.stderr and 'File "/sandbox/main.py", line 2' in r.stderr
+    assert "inside.py" not in r.stderr  # the runner's own frame is hidden
+
+
+def test_syntax_error(sandbox):
+    r = sandbox.run("print(1\n")
+    assert r.exit_code == 1 and "SyntaxError" in r.stderr
+
+
+def test_bad_files_path_is_rejected(sandbox):
+    with pytest.raises(SandboxError, match="relative path"):
+        sandbox.run("pass", files={"../escape.txt": "x"})
+
+
+def test_config_rejects_impossible_settings():
+    with pytest.raises(ConfigError, match="memory_mb"):
+        SandboxConfig(memory_mb=0)
+    with pytest.raises(ConfigError, match="backend"):
+        SandboxConfig(backend="vm")
+    with pytest.raises(ConfigError, match="workdir"):
+        SandboxConfig(workdir="/tmp")
+
+
+def test_non_root_host_gets_a_clear_error(monkeypatch):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    with pytest.raises(SandboxError, match="root.*docker"):
+        Sandbox(SandboxConfig())
+
+
+# -- runaway CPU -------------------------------------------------------------------------------------------
+def test_infinite_loop_ignoring_sigterm_is_killed_at_the_limit(sandbox):
+    code = src(
+        """
+        import signal, os
+        for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGXCPU):
+            signal.signal(s, signal.SIG_IGN)
+        print("looping", flush=True)
+        while True:
+            pass
+        """
+    )
+    r = sandbox.run(code, timeout_s=1.0)
+    assert r.timed_out
+    assert r.exit_code == -9
+    assert r.wall_s >= 1.0
+    assert r.stdout == "looping\n"
+    assert sandbox_processes(sandbox.config) == []
+
+
+def test_timeout_kills_the_whole_process_tree(sandbox):
+    code = src(
+        """
+        import os, time
+        for _ in range(3):
+            if os.fork() == 0:
+                os.setsid()
+                while True:
+                    time.sleep(0.01)
+        while True:
+            pass
+        """
+    )
+    r = sandbox.run(code, timeout_s=1.0)
+    assert r.timed_out
+    assert sandbox_processes(sandbox.config) == []
+
+
+# -- fork bomb -------------------------------------------------------------------------------------------
+def test_fork_bomb_is_contained_and_host_keeps_working(sandbox):
+    code = src(
+        """
+        import os
+        n = 0
+        while True:
+            try:
+                os.fork()
+                n += 1
+            except OSError:
+                pass
+        """
+    )
+    r = sandbox.run(code, timeout_s=2.0)
+    assert r.timed_out
+    # the host can still start processes, and nothing of the bomb survived
+    assert subprocess.run(["true"], timeout=30).returncode == 0
+    assert sandbox_processes(sandbox.config) == []
+    assert sandbox.run("print('after')").stdout == "after\n"
+
+
+def test_process_limit_is_enforced(sandbox):
+    code = src(
+        """
+        import os, time
+        kids = 0
+        try:
+            for _ in range(1000):
+                if os.fork() == 0:
+                    time.sleep(5)
+                    os._exit(0)
+                kids += 1
+        except OSError as e:
+            print("refused after", kids, type(e).__name__)
+        """
+    )
+    r = sandbox.run(code, timeout_s=4.0)
+    assert "refused after" in r.stdout
+    assert int(r.stdout.split()[2]) < sandbox.config.max_processes
+
+
+# -- memory ----------------------------------------------------------------------------------------------
+def test_memory_hog_is_stopped_and_reported(sandbox):
+    r = sandbox.run("x = b'a' * (1024 * 1024 * 1024)\nprint('survived')\n", memory_mb=128)
+    assert r.memory_exceeded
+    assert r.exit_code == -9 and "survived" not in r.stdout
+    assert not r.timed_out
+
+
+def test_memory_limit_covers_all_processes_together(sandbox):
+    code = src(
+        """
+        import os, time
+        for _ in range(6):
+            if os.fork() == 0:
+                x = b'a' * (40 * 1024 * 1024)
+                time.sleep(3)
+                os._exit(0)
+        for _ in range(6):
+            os.wait()
+        print('survived')
+        """
+    )
+    r = sandbox.run(code, memory_mb=128, timeout_s=4.0)
+    assert r.memory_exceeded
+
+
+def test_small_allocation_is_not_flagged(sandbox):
+    r = sandbox.run("x = b'a' * (50 * 1024 * 1024)\nprint(len(x))\n", memory_mb=256)
+    assert r.ok and not r.memory_exceeded and r.stdout == f"{50 * 1024 * 1024}\n"
+
+
+# -- disk ------------------------------------------------------------------------------------------------
+def test_disk_filling_is_capped(sandbox, tmp_path):
+    code = src(
+        """
+        import os
+        try:
+            with open("big.bin", "wb") as f:
+                for _ in range(100):
+                    f.write(b"x" * (1024 * 1024))
+        except OSError as e:
+            print("big file stopped at", os.path.getsize("big.bin") >> 20, "MiB:", e.strerror)
+        os.remove("big.bin")
+        try:
+            for i in range(10000):
+                with open(f"/tmp/f{i}", "wb") as f:
+                    f.write(b"y" * (1024 * 1024))
+        except OSError as e:
+            print("many files stopped at", i, "MiB:", e.strerror)
+        """
+    )
+    before = os.statvfs("/tmp").f_bavail
+    small = Sandbox(SandboxConfig(max_file_mb=8, warm=sandbox.config.warm, pool_size=1))
+    try:
+        r = small.run(code, timeout_s=10.0)
+    finally:
+        small.close()
+    lines = r.stdout.splitlines()
+    assert lines[0] == "big file stopped at 8 MiB: File too large", r
+    assert lines[1].startswith("many files stopped at") and int(lines[1].split()[4]) <= 8
+    assert "No space left on device" in lines[1]
+    # nothing landed on the host's disk (allow for other processes' noise: 64 MiB)
+    assert (before - os.statvfs("/tmp").f_bavail) * os.statvfs("/tmp").f_frsize < 64 << 20
+
+
+# -- network ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def listener():
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    srv.settimeout(0.5)
+    yield srv
+    srv.close()
+
+
+NET_PROBE = src(
+    """
+    import socket, sys
+    port = int(open("port").read())
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=1)
+        s.sendall(b"escaped")
+        print("connected")
+    except OSError as e:
+        print("connect failed:", type(e).__name__)
+    try:
+        print("dns:", socket.getaddrinfo("example.com", 80)[0][4])
+    except OSError as e:
+        print("dns failed:", type(e).__name__)
+    """
+)
+
+
+def test_no_network(sandbox, listener):
+    port = listener.getsockname()[1]
+    r = sandbox.run(NET_PROBE, files={"port": str(port)})
+    assert "connect failed" in r.stdout and "connected" not in r.stdout.replace("connect failed", "")
+    assert "dns failed" in r.stdout
+    with pytest.raises(TimeoutError):
+        listener.accept()
+
+
+def test_network_true_is_the_positive_control(listener):
+    port = listener.getsockname()[1]
+    with Sandbox(SandboxConfig(network=True, pool_size=1)) as sb:
+        r = sb.run(NET_PROBE, files={"port": str(port)})
+    assert "connected" in r.stdout
+    conn, _ = listener.accept()
+    assert conn.recv(16) == b"escaped"
+    conn.close()
+
+
+def test_no_abstract_unix_socket_to_host():
+    name = f"\0rlvr-test-{secrets.token_hex(4)}"
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(name)
+    srv.listen(1)
+    try:
+        with Sandbox(SandboxConfig(pool_size=1)) as sb:
+            code = f"import socket\ns = socket.socket(socket.AF_UNIX)\ntry:\n    s.connect({name!r})\n    print('connected')\nexcept OSError as e:\n    print('failed', e.errno)\n"
+            r = sb.run(code)
+        assert r.stdout.startswith("failed"), r
+    finally:
+        srv.close()
+
+
+# -- host files --------------------------------------------------------------------------------------------
+def test_host_files_are_not_visible(sandbox, tmp_path):
+    token = secrets.token_hex(8)
+    secret = tmp_path / "secret.txt"
+    secret.write_text(token)
+    home_secret = os.path.expanduser("~/.rlvr-test-secret")
+    with open(home_secret, "w") as f:
+        f.write(token)
+    try:
+        code = src(
+            f"""
+            import os
+            for path in [{str(secret)!r}, {home_secret!r}, "/proc/1/root{secret}", "/proc/1/environ"]:
+                try:
+                    print(open(path).read())
+                except OSError as e:
+                    print(path, type(e).__name__)
+            for top in ("/root", "/home", "/work", "/tmp", "/old_root", "/mnt", "/run"):
+                print(top, os.path.exists(top) and os.listdir(top))
+            """
+        )
+        r = sandbox.run(code)
+    finally:
+        os.remove(home_secret)
+    assert token not in r.stdout + r.stderr
+    assert "FileNotFoundError" in r.stdout
+    assert "/tmp []" in r.stdout and "/work False" in r.stdout and "/home False" in r.stdout
+
+
+def test_writes_outside_the_sandbox_have_no_effect(sandbox, tmp_path):
+    escape = f"/tmp/rlvr-escape-{secrets.token_hex(4)}"
+    target = tmp_path / "planted.txt"
+    code = src(
+        f"""
+        for path in [{escape!r}, {str(target)!r}, "/usr/planted", "/etc/planted", "/planted", "/root/planted"]:
+            try:
+                with open(path, "w") as f:
+                    f.write("pwned")
+                print("wrote", path)
+            except OSError as e:
+                print("refused", path, type(e).__name__)
+        """
+    )
+    r = sandbox.run(code)
+    assert f"wrote {escape}" in r.stdout  # its own private /tmp
+    assert "refused /usr/planted" in r.stdout and "refused /etc/planted" in r.stdout
+    for path in (escape, str(target), "/usr/planted", "/etc/planted", "/planted", "/root/planted"):
+        assert not os.path.exists(path), path
+
+
+def test_runs_do_not_see_each_other(sandbox):
+    token = secrets.token_hex(4)
+    first = sandbox.run(f"open('/tmp/{token}', 'w').write('a')\nopen('{token}', 'w').write('b')\nprint('ok')")
+    assert first.stdout == "ok\n"
+    second = sandbox.run(f"import os\nprint(os.path.exists('/tmp/{token}'), os.path.exists('{token}'))")
+    assert second.stdout == "False False\n"
+
+
+# -- environment -----------------------------------------------------------------------------------------
+def test_host_environment_is_not_visible(monkeypatch):
+    token = secrets.token_hex(8)
+    monkeypatch.setenv("RLVR_TEST_SECRET", token)
+    with Sandbox(SandboxConfig(pool_size=1)) as sb:
+        code = "import os\nprint(dict(os.environ))\nprint(open('/proc/self/environ').read())\n"
+        r = sb.run(code)
+    assert r.ok
+    assert token not in r.stdout and "RLVR_TEST_SECRET" not in r.stdout
+    assert "'HOME': '/sandbox'" in r.stdout
+
+
+# -- processes -------------------------------------------------------------------------------------------
+def test_cannot_kill_host_processes_or_its_parent(sandbox):
+    victim = subprocess.Popen(["sleep", "60"])
+    try:
+        code = src(
+            f"""
+            import os, signal
+            results = {{}}
+            for name, pid in [("victim", {victim.pid}), ("host", {os.getpid()}), ("init", 1),
+                              ("parent", os.getppid())]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    results[name] = "killed"
+                except OSError as e:
+                    results[name] = type(e).__name__
+            print(results)
+            print("visible pids:", sorted(int(p) for p in os.listdir("/proc") if p.isdigit()))
+            for pid in range(2, 40000):  # everything it can see or guess, itself last
+                if pid != os.getpid():
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+            print("still here")
+            """
+        )
+        r = sandbox.run(code)
+        assert r.ok, r
+        assert "'init': 'PermissionError'" in r.stdout and "'parent': 'PermissionError'" in r.stdout
+        assert "'victim': 'ProcessLookupError'" in r.stdout or "'victim': 'PermissionError'" in r.stdout
+        assert "visible pids: [1, 2]" in r.stdout
+        assert victim.poll() is None  # the host process survived
+        assert sandbox.run("print('pool still works')").stdout == "pool still works\n"
+    finally:
+        victim.kill()
+        victim.wait()
+
+
+def test_cannot_read_or_trace_the_init(sandbox):
+    code = src(
+        """
+        import ctypes
+        for path in ("/proc/1/mem", "/proc/1/environ", "/proc/1/fd/0"):
+            try:
+                open(path, "rb").read(1)
+                print("read", path)
+            except OSError as e:
+                print("refused", path, type(e).__name__)
+        libc = ctypes.CDLL(None, use_errno=True)
+        PTRACE_ATTACH = 16
+        print("ptrace", libc.ptrace(PTRACE_ATTACH, 1, 0, 0), ctypes.get_errno())
+        """
+    )
+    r = sandbox.run(code)
+    assert "read /proc" not in r.stdout
+    assert "ptrace -1 1" in r.stdout  # EPERM
+
+
+def test_no_process_outlives_the_run(sandbox):
+    code = src(
+        """
+        import os, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                for fd in (0, 1, 2):
+                    os.close(fd)
+                time.sleep(100)
+            os._exit(0)
+        os.wait()
+        print("daemon started")
+        """
+    )
+    r = sandbox.run(code)
+    assert r.ok and r.stdout == "daemon started\n"
+    assert sandbox_processes(sandbox.config) == []
+
+
+def test_program_runs_unprivileged(sandbox):
+    r = sandbox.run("import os\nprint(os.getuid(), os.geteuid(), os.getgroups())\nos.setuid(0)\n")
+    uid = int(r.stdout.split()[0])
+    assert uid >= sandbox.config.uid_base
+    assert "PermissionError" in r.stderr
+
+
+# -- output ------------------------------------------------------------------------------------------------
+def test_output_flood_is_capped_without_host_memory_growth():
+    cap = 100_000
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with Sandbox(SandboxConfig(max_output_bytes=cap, pool_size=1)) as sb:
+        r = sb.run("import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n", timeout_s=1.5)
+        burst = sb.run(
+            "import sys\nsys.stderr.write('y' * (300 * 1024 * 1024))\nprint('done')\n", timeout_s=20
+        )
+    assert r.timed_out and r.stdout_truncated and len(r.stdout) == cap
+    assert burst.ok and burst.stderr_truncated and len(burst.stderr) == cap and burst.stdout == "done\n"
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 64 * 1024  # KiB: < 64 MiB
+
+
+# -- concurrency -----------------------------------------------------------------------------------------
+def test_parallel_runs_from_threads(warm):
+    results: dict[int, str] = {}
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            r = warm.run("import sys\nprint(int(sys.stdin.read()) ** 2)", stdin=str(i))
+            results[i] = r.stdout
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results == {i: f"{i * i}\n" for i in range(24)}
+
+
+def test_two_sandboxes_get_distinct_slots():
+    with Sandbox(SandboxConfig(pool_size=1)) as a, Sandbox(SandboxConfig(pool_size=1)) as b:
+        ua = a.run("import os; print(os.getuid())").stdout
+        ub = b.run("import os; print(os.getuid())").stdout
+    assert ua != ub
+
+
+def test_sandbox_pickles_as_config():
+    import pickle
+
+    with Sandbox(SandboxConfig(pool_size=1, timeout_s=2.0)) as sb:
+        copy = pickle.loads(pickle.dumps(sb))
+        try:
+            assert copy.config == sb.config
+            assert copy.run("print(6 * 7)").stdout == "42\n"
+        finally:
+            copy.close()
+
+
+def test_zygote_killed_from_outside_is_restarted(warm):
+    warm.run("pass")
+    zygote = warm._backend._zygote
+    zygote.proc.kill()
+    zygote.proc.wait()
+    assert warm.run("print('back')").stdout == "back\n"
