@@ -6,15 +6,22 @@ Imports only `rlvr.core`; vLLM is imported lazily, only when a vLLM backend is b
 from rlvr.policy.backends import BACKENDS, make_backend
 from rlvr.policy.base import Generation, GenerationBackend, SamplingParams
 from rlvr.policy.hf_backend import HFBackend
+from rlvr.policy.losses import AGGREGATIONS, LOSSES, LossBatch, LossOutput, asymre_loss, grpo_loss
 from rlvr.policy.models import MODEL_ALIASES, load_model, resolve_model_path, tiny_model
 
 __all__ = [
+    "AGGREGATIONS",
     "BACKENDS",
+    "LOSSES",
     "MODEL_ALIASES",
     "Generation",
     "GenerationBackend",
     "HFBackend",
+    "LossBatch",
+    "LossOutput",
     "SamplingParams",
+    "asymre_loss",
+    "grpo_loss",
     "load_model",
     "make_backend",
     "resolve_model_path",
