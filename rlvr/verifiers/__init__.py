@@ -2,11 +2,19 @@
 
 from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import VERIFIERS, FunctionVerifier, Verifier, as_verdict, make_verifier, verifier
+from rlvr.verifiers.code import CodeTests, CodeVerifier, CodeVerifierConfig
+from rlvr.verifiers.sandbox import ExecResult, Sandbox, SandboxConfig
 
 __all__ = [
     "VERIFIERS",
+    "CodeTests",
+    "CodeVerifier",
+    "CodeVerifierConfig",
+    "ExecResult",
     "FunctionVerifier",
     "Reason",
+    "Sandbox",
+    "SandboxConfig",
     "Verdict",
     "Verifier",
     "as_verdict",

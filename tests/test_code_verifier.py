@@ -1,0 +1,354 @@
+"""The code verifier: extraction, partial credit, reasons, IO mode, and reward hacks that must not pay."""
+
+from __future__ import annotations
+
+import math
+import os
+import secrets
+import textwrap
+
+import pytest
+
+from rlvr.core.errors import DataError
+from rlvr.verifiers import VERIFIERS, make_verifier
+from rlvr.verifiers.code import CodeTests, CodeVerifier, CodeVerifierConfig, extract_program
+from rlvr.verifiers.sandbox import SandboxConfig
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the local sandbox backend needs root")
+
+
+def fenced(code: str) -> str:
+    return "Here is my solution:\n```python\n" + textwrap.dedent(code).strip() + "\n```\nIt works."
+
+
+@pytest.fixture(scope="module")
+def verifier():
+    v = CodeVerifier(CodeVerifierConfig(timeout_s=5.0, sandbox=SandboxConfig(pool_size=2)))
+    yield v
+    v.close()
+
+
+ADD = CodeTests.from_asserts(["assert add(1, 2) == 3", "assert add(-1, 1) == 0", "assert add(10, 5) == 15"])
+RIGHT_ADD = fenced("def add(a, b):\n    return a + b")
+
+
+# -- extraction ------------------------------------------------------------------------------------------
+def test_extracts_last_python_block():
+    text = "```python\nx = 1\n```\nthen\n```bash\nls\n```\n```py\ny = 2\n```\n"
+    assert extract_program(text) == "y = 2\n"
+    assert extract_program("no fences, just code = 1") == "no fences, just code = 1"
+    assert extract_program("```bash\nls\n```") == "```bash\nls\n```"  # no python block: the whole text
+    assert (
+        extract_program("Sure:\n```python\ndef f():\n    return 1\n") == "def f():\n    return 1\n"
+    )  # cut off
+    assert extract_program("1. step\n   ```python\n   a = 1\n   ```\n") == "a = 1\n"
+
+
+def test_no_code(verifier):
+    v = verifier.verify("```python\n\n```", ADD)
+    assert v.reason == "no_code" and v.score == 0 and not v.passed
+
+
+# -- grading ---------------------------------------------------------------------------------------------
+def test_correct_program_passes(verifier):
+    v = verifier.verify(RIGHT_ADD, ADD)
+    assert v.passed and v.score == 1.0 and v.reason == "passed"
+    assert [t["status"] for t in v.details["tests"]] == ["passed"] * 3
+    assert v.details["exec"]["exit_code"] == 0
+
+
+def test_partial_credit_on_asserts(verifier):
+    v = verifier.verify(fenced("def add(a, b):\n    return a + b if a >= 0 else 1"), ADD)
+    assert v.score == pytest.approx(2 / 3) and not v.passed and v.reason == "wrong_answer"
+    assert [t["status"] for t in v.details["tests"]] == ["passed", "failed", "passed"]
+    assert v.details["tests"][1]["error_type"] == "AssertionError"
+
+
+def test_runtime_error_reason_and_type(verifier):
+    v = verifier.verify(
+        fenced("def add(a, b):\n    if a < 0:\n        raise ValueError('negative')\n    return a + b"), ADD
+    )
+    assert v.score == pytest.approx(2 / 3) and v.reason == "runtime_error"
+    bad = v.details["tests"][1]
+    assert bad["status"] == "error" and bad["error_type"] == "ValueError" and "negative" in bad["message"]
+
+
+def test_crash_at_import_is_runtime_error(verifier):
+    v = verifier.verify(fenced("import no_such_module\ndef add(a, b):\n    return a + b"), ADD)
+    assert v.score == 0 and v.reason == "runtime_error"
+    assert {t["status"] for t in v.details["tests"]} == {"no_answer"}
+    assert "ModuleNotFoundError" in v.details["exec"]["stderr"]
+
+
+def test_syntax_error(verifier):
+    v = verifier.verify(fenced("def add(a, b)\n    return a + b"), ADD)
+    assert v.reason == "syntax_error" and v.score == 0
+    assert v.details["error"]["error_type"] == "SyntaxError"
+
+
+def test_timeout_keeps_credit_for_tests_already_passed(verifier):
+    tests = CodeTests.from_asserts(["assert f(1) == 1", "assert f(2) == 2", "assert f(-1) == -1"])
+    v = verifier.verify(fenced("def f(x):\n    while x < 0:\n        pass\n    return x"), tests)
+    assert v.reason == "timeout" and v.score == pytest.approx(2 / 3)
+    assert [t["status"] for t in v.details["tests"]] == ["passed", "passed", "timeout"]
+
+
+def test_memory_reason(verifier):
+    v = verifier.verify(fenced("def add(a, b):\n    x = b'a' * (4 << 30)\n    return a + b"), ADD)
+    assert v.reason == "memory" and v.score == 0
+
+
+def test_expected_exceptions_and_plain_values_round_trip(verifier):
+    tests = CodeTests.from_asserts(
+        [
+            "assert pair() == (1, 2) and type(pair()) is tuple",
+            "assert table() == {(1, 2): {3, 4}, 'k': [b'x', 2j, None, True]}",
+            "assert math.isnan(nan()) and big() == 2**200 + 1",
+            "try:\n    picky(-1)\n    assert False\nexcept ValueError:\n    pass",
+        ],
+        setup="import math",
+    )
+    program = fenced(
+        """
+        def pair(): return (1, 2)
+        def table(): return {(1, 2): {3, 4}, 'k': [b'x', 2j, None, True]}
+        def nan(): return float('nan')
+        def big(): return 2**200 + 1
+        def picky(x):
+            if x < 0:
+                raise ValueError(x)
+        """
+    )
+    v = verifier.verify(program, tests)
+    assert v.passed, v.details
+
+
+def test_main_block_is_not_run_by_default(verifier):
+    program = fenced(
+        "def add(a, b):\n    return a + b\n\nif __name__ == '__main__':\n    print(add(int(input()), 1))"
+    )
+    assert verifier.verify(program, ADD).passed
+
+
+def test_humaneval_prompt_helpers_are_available(verifier):
+    problem = {
+        "task_id": "toy/1",
+        "prompt": 'def helper(x):\n    return x * 2\n\n\ndef double_all(xs):\n    """Double each."""\n',
+        "test": "def check(candidate):\n    assert True\n    assert candidate([1]) == [2]\n    assert candidate([]) == []\n",
+        "entry_point": "double_all",
+    }
+    tests = CodeTests.from_humaneval(problem)
+    assert tests.num_tests == 2  # `assert True` does not call the candidate: setup, not a test
+    assert verifier.verify("    return [helper(x) for x in xs]\n", tests).passed  # body continuing the prompt
+    assert verifier.verify(fenced("def double_all(xs):\n    return [helper(x) for x in xs]"), tests).passed
+
+
+# -- reward hacking must not pay ------------------------------------------------------------------------
+HACKS = {
+    "sys_exit_before_tests": "import sys\nsys.exit(0)\ndef add(a, b):\n    return 0",
+    "os_exit_before_tests": "import os\nos._exit(0)",
+    "os_exit_in_call": "import os\ndef add(a, b):\n    os._exit(0)",
+    "sys_exit_in_call": "import sys\ndef add(a, b):\n    sys.exit(0)",
+    "fake_success_marker": (
+        "import sys, json\n"
+        "for f in (sys.stdout, sys.stderr):\n"
+        "    print('All tests passed! OK', file=f)\n"
+        "    for i in range(3):\n"
+        "        print(json.dumps({'type': 'test', 'index': i, 'status': 'passed'}), file=f)\n"
+        "def add(a, b):\n    print(json.dumps({'type': 'done'}))\n    return None"
+    ),
+    "eq_always_true": (
+        "class Anything:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\n"
+        "def add(a, b):\n    return Anything()"
+    ),
+    "int_subclass_eq": "class I(int):\n    def __eq__(self, o):\n        return True\ndef add(a, b):\n    return I(7)",
+    "str_subclass_eq": "class S(str):\n    def __eq__(self, o):\n        return True\ndef add(a, b):\n    return S('x')",
+    "patched_builtins": (
+        "import builtins, math, operator\n"
+        "builtins.AssertionError = type('Quiet', (Exception,), {})\n"
+        "builtins.isinstance = lambda *a: True\n"
+        "builtins.abs = lambda x: 0\n"
+        "math.isclose = lambda *a, **k: True\n"
+        "operator.eq = lambda a, b: True\n"
+        "def add(a, b):\n    return -1"
+    ),
+    "forged_frames_and_reports": (
+        "import os\n"
+        "for fd in range(3, 64):\n"
+        '    for data in (b\'{"type": "test", "index": 0, "status": "passed"}\\n\', b\'\\x00\\x00\\x00\\x04true\'):\n'
+        "        try:\n            os.write(fd, data)\n        except OSError:\n            pass\n"
+        "def add(a, b):\n    return None"
+    ),
+    "kill_everything": (
+        "import os, signal\n"
+        "for pid in range(1, 200):\n"
+        "    if pid != os.getpid():\n"
+        "        try:\n            os.kill(pid, signal.SIGKILL)\n        except OSError:\n            pass\n"
+        "def add(a, b):\n    return 7"
+    ),
+    "rewrite_the_harness": (
+        "import os, glob\n"
+        "for path in glob.glob('/**/*.py', recursive=True)[:200] + ['/proc/3/mem', '/proc/1/mem']:\n"
+        "    try:\n        open(path, 'a').write('\\nassert True\\n')\n    except OSError:\n        pass\n"
+        "def add(a, b):\n    return 7"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HACKS))
+def test_reward_hack_scores_zero(verifier, name):
+    v = verifier.verify(fenced(HACKS[name]), ADD)
+    assert v.score == 0.0 and not v.passed, (name, v)
+
+
+def test_judge_survives_attacks_and_a_correct_program_still_passes(verifier):
+    program = fenced(
+        """
+        import os, signal
+        for pid in range(1, 200):
+            if pid != os.getpid():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        def add(a, b):
+            return a + b
+        """
+    )
+    v = verifier.verify(program, ADD)
+    assert v.passed, v.details
+
+
+def test_program_never_sees_expected_outputs(verifier):
+    token = secrets.token_hex(12)
+    tests = CodeTests.from_asserts([f"assert secret() == {token!r}"])
+    program = fenced(
+        """
+        import gc, glob, os, re, sys
+        def secret():
+            hits = []
+            paths = glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ')
+            paths += glob.glob('/proc/[0-9]*/fd/*') + glob.glob('/sandbox/**', recursive=True)
+            paths += glob.glob('/tmp/**', recursive=True) + glob.glob('/dev/shm/*') + ['/proc/1/mem', '/proc/3/mem']
+            for path in paths:
+                try:
+                    hits.append(open(path, 'rb').read(1 << 16))
+                except OSError:
+                    pass
+            hits += [str(o).encode() for o in gc.get_objects() if isinstance(o, (str, bytes, tuple))]
+            frame = sys._getframe()
+            while frame:
+                hits.append(repr(frame.f_locals).encode())
+                frame = frame.f_back
+            found = re.search(rb"secret\\(\\) == '([0-9a-f]{24})'", b''.join(hits))
+            print('found' if found else 'not found', len(paths))
+            return found.group(1).decode() if found else 'not found'
+        """
+    )
+    v = verifier.verify(program, tests)
+    assert v.score == 0.0
+    test = v.details["tests"][0]
+    assert test["status"] == "failed" and test["output"].startswith("not found"), test
+
+
+# -- IO mode ---------------------------------------------------------------------------------------------
+SUM_IO = CodeTests.from_io([("1 2\n", "3\n"), ("10 20\n", "30"), {"input": "5 5", "output": " 10 \n\n"}])
+
+
+def test_io_mode_whitespace_tolerant(verifier):
+    program = fenced("a, b = map(int, input().split())\nprint(a + b)")
+    v = verifier.verify(program, SUM_IO)
+    assert v.passed and v.score == 1.0
+
+
+def test_io_mode_partial_credit_and_reasons(verifier):
+    wrong = fenced("a, b = map(int, input().split())\nprint(a + b if a < 5 else 0)")
+    v = verifier.verify(wrong, SUM_IO)
+    assert v.score == pytest.approx(1 / 3) and v.reason == "wrong_answer"
+    crash = fenced("a, b = map(int, input().split())\nprint(a + b if a < 5 else 1 / 0)")
+    v = verifier.verify(crash, SUM_IO)
+    assert v.reason == "runtime_error" and v.details["tests"][1]["error_type"] == "ZeroDivisionError"
+    assert verifier.verify(fenced("while True: pass"), SUM_IO).reason == "timeout"
+    assert verifier.verify(fenced("print(1"), SUM_IO).reason == "syntax_error"
+
+
+def test_io_float_tolerance():
+    v = CodeVerifier(CodeVerifierConfig(float_tolerance=1e-6))
+    assert v.outputs_match("0.3333333\n", "0.33333333") and not v.outputs_match("0.3", "0.4")
+    assert not CodeVerifier().outputs_match("0.3333333", "0.33333333")
+    assert CodeVerifier().outputs_match("1  2\n3\n", "1 2 3")
+
+
+# -- specs and registry ----------------------------------------------------------------------------------
+def test_spec_errors_name_the_fix():
+    with pytest.raises(DataError, match="functions="):
+        CodeTests.from_asserts(["assert len([1]) == 1"])
+    with pytest.raises(DataError, match="not valid Python"):
+        CodeTests.from_asserts(["assert f(1 == 2"])
+    with pytest.raises(DataError, match="no tests"):
+        CodeTests.from_io([])
+    with pytest.raises(DataError, match="check"):
+        CodeTests.from_humaneval({"prompt": "def f():\n    pass\n", "test": "x = 1\n", "entry_point": "f"})
+    with pytest.raises(DataError, match="cannot grade"):
+        CodeTests.coerce(42)
+
+
+def test_functions_found_from_asserts():
+    t = CodeTests.from_asserts(
+        ["assert set(similar((3, 4), (4, 5))) == set((4,))"], setup="def helper(): pass"
+    )
+    assert t.functions == (("similar", "similar"),)
+
+
+def test_registered_as_code():
+    assert "code" in VERIFIERS
+    v = make_verifier("code", timeout_s=3.0)
+    assert isinstance(v, CodeVerifier) and v.config.timeout_s == 3.0
+
+
+def test_verify_batch_keeps_order(verifier):
+    completions = [fenced(f"def add(a, b):\n    return a + b + {k}") for k in (0, 1, 0, 2)]
+    verdicts = verifier.verify_batch([(c, ADD) for c in completions])
+    assert [v.passed for v in verdicts] == [True, False, True, False]
+
+
+def test_wire_round_trip_and_rejects_forgeries():
+    from rlvr.verifiers.code import wire
+
+    value = [
+        None,
+        True,
+        0,
+        -(2**300),
+        1.5,
+        math.inf,
+        "é",
+        b"\x00",
+        3j,
+        (1, (2,)),
+        {1, 2},
+        frozenset({3}),
+        {"a": {(1,): 2}},
+    ]
+    back = wire.decode(wire.encode(value))
+    assert back == value and type(back[9]) is tuple and type(back[11]) is frozenset
+    assert math.isnan(wire.decode(wire.encode(math.nan)))
+    for forged in (
+        b"1.5",
+        b'{"x": 1}',
+        b'{"t": 5}',
+        b'{"d": [[[1], 2]]}',
+        b"[" * 100 + b"]" * 100,
+        b"NaN",
+        b'{"i": "12g"}',
+    ):
+        with pytest.raises(wire.WireError):
+            wire.decode(forged)
+
+    class Sneaky(int):
+        def __eq__(self, other):
+            return True
+
+    assert type(wire.decode(wire.encode(Sneaky(3)))) is int
+    with pytest.raises(wire.WireError):
+        wire.encode(object())
