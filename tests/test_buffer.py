@@ -347,6 +347,10 @@ def test_concurrent_writers_lose_nothing(sampler: str) -> None:
 
 
 def test_make_buffer_and_pickling() -> None:
+    for sampler in SAMPLER_NAMES:  # an empty extend is a no-op for every part
+        empty = make_buffer(BufferConfig(capacity=4, sampler=sampler, writer="positive_bias"), make_rng(0))
+        empty.extend([], step=0)
+        assert len(empty) == 0 and empty.metrics()["inserted"] == 0
     buf = make_buffer(BufferConfig(capacity=4), make_rng(0))
     assert isinstance(buf, ReplayBuffer)
     buf.extend([rollout(0)], step=0)

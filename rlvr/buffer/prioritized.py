@@ -37,6 +37,16 @@ def group_learnability(rollout: Rollout) -> float:
     return p * (1.0 - p)
 
 
+def _learnability_of(table: SlotTable, slots: np.ndarray) -> np.ndarray:
+    p = np.clip(table.group_mean[slots], 0.0, 1.0)
+    return p * (1.0 - p)
+
+
+# a source may carry a vectorised twin reading the table's copies of the fields (same values, no object walk)
+abs_advantage.from_table = lambda table, slots: np.abs(table.advantage[slots])  # type: ignore[attr-defined]
+group_learnability.from_table = _learnability_of  # type: ignore[attr-defined]
+
+
 def _unique_in_order(values: np.ndarray) -> np.ndarray:
     _, first = np.unique(values, return_index=True)
     return values[np.sort(first)]
@@ -66,13 +76,15 @@ class PrioritizedSampler(Sampler):
         if priorities.size:
             self.max_priority = max(self.max_priority, float(priorities.max()))
         leaf = (priorities + self.config.eps) ** self.config.alpha
-        self._sum.update(slots, leaf)
-        self._min.update(slots, leaf)
+        self._sum.update_unchecked(slots, leaf)  # slots come from the table: always in range
+        self._min.update_unchecked(slots, leaf)
 
     def on_write(self, slots: np.ndarray, items: Sequence[Rollout], table: SlotTable) -> None:
         """Give new items their initial priority."""
         if self._source is MAX_PRIORITY:
             priorities = np.full(len(items), self.max_priority)
+        elif hasattr(self._source, "from_table"):
+            priorities = np.asarray(self._source.from_table(table, slots), dtype=np.float64)
         else:
             priorities = np.fromiter((self._source(r) for r in items), np.float64, len(items))
         self._set(slots, _validated(priorities, "the priority source"))
@@ -82,8 +94,8 @@ class PrioritizedSampler(Sampler):
         if replaced:
             return
         self._priority[slots] = 0.0
-        self._sum.update(slots, 0.0)
-        self._min.update(slots, np.inf)
+        self._sum.update_unchecked(slots, 0.0)
+        self._min.update_unchecked(slots, np.inf)
 
     def update_priorities(self, slots: np.ndarray, values: np.ndarray) -> None:
         """New raw priorities (e.g. |advantage| or a loss-based score); the last value wins for a repeated slot."""

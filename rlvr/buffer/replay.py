@@ -102,7 +102,7 @@ class ReplayBuffer:
         )
         self._version = 0  # the newest policy version seen (from samples and inserted rollouts)
         self._age_checked_at: int | None = None
-        self._last: dict[str, float] = {}
+        self._last_batch: SampledBatch | None = None
         self._step = 0  # the learner step of the latest sample
 
     def __len__(self) -> int:
@@ -132,18 +132,14 @@ class ReplayBuffer:
             batch = SampledBatch(
                 rollouts=self.storage.get(slots),
                 indices=self.table.handles(slots),
-                weights=weights * self._staleness_weights(ages),
+                weights=self._staleness_weighted(weights, ages),
                 ages=ages,
-                use_counts=self.table.use_count[slots].copy(),
+                use_counts=self.table.use_count[slots],  # a gather: already a copy
                 step=step,
             )
-            self.table.record_use(slots, step)
-            self._step = step
+            self.table.record_use(slots, step, distinct=not self.config.replacement)
             self._evict_used_up(slots)
-            self._last = {
-                "sample/age_mean": float(ages.mean()),
-                "sample/weight_mean": float(batch.weights.mean()),
-            }
+            self._step, self._last_batch = step, batch
         if self._recompute is not None:
             batch = dataclasses.replace(batch, rollouts=self._recomputed(batch.rollouts))
         return batch
@@ -172,14 +168,17 @@ class ReplayBuffer:
         serials = np.arange(table.counters["next_serial"], table.counters["next_serial"] + n, dtype=np.int64)
         table.counters["next_serial"] += n
         table.counters["inserted"] += n
-        correct = np.fromiter((r.verdict.passed for r in items), bool, n)
-        slots = self.writer.place(correct, serials, table)
+        cols = table.columns(items)
+        slots = self.writer.place(cols[:, 2] != 0, serials, table)
         keep = np.flatnonzero(slots >= 0)
         table.counters["dropped"] += n - keep.size
-        kept_slots, kept = slots[keep], [items[i] for i in keep.tolist()]
+        if keep.size == n:
+            kept_slots, kept = slots, items
+        else:
+            kept_slots, kept, cols = slots[keep], [items[i] for i in keep.tolist()], cols[keep]
         self._remove(kept_slots[table.live[kept_slots]], "capacity", replaced=True)
         self.storage.set(kept_slots, kept)
-        table.write(kept_slots, kept, serials[keep], step)
+        table.write(kept_slots, cols, serials[keep], step)
         self.sampler.on_write(kept_slots, kept, table)
         if kept:
             self._version = max(self._version, int(table.policy_version[kept_slots].max()))
@@ -215,11 +214,11 @@ class ReplayBuffer:
             slots = np.unique(slots)
             self._remove(slots[self.table.use_count[slots] >= self.config.staleness.max_uses], "uses")
 
-    def _staleness_weights(self, ages: np.ndarray) -> np.ndarray:
+    def _staleness_weighted(self, weights: np.ndarray, ages: np.ndarray) -> np.ndarray:
         cfg = self.config.staleness
         if cfg.max_age is None or cfg.action != "downweight":
-            return np.ones(ages.shape[0])
-        return cfg.decay ** np.maximum(ages - cfg.max_age, 0).astype(np.float64)
+            return weights
+        return weights * cfg.decay ** np.maximum(ages - cfg.max_age, 0).astype(np.float64)
 
     def _recomputed(self, rollouts: list[Rollout]) -> list[Rollout]:
         out = list(self._recompute(rollouts))  # type: ignore[misc]
@@ -234,7 +233,13 @@ class ReplayBuffer:
         from rlvr.buffer.metrics import buffer_metrics
 
         with self._lock:
-            return buffer_metrics(self.table, self.sampler, self._version, self._step, self._last)
+            return buffer_metrics(self.table, self.sampler, self._version, self._step, self._last_metrics())
+
+    def _last_metrics(self) -> dict[str, float]:
+        b = self._last_batch
+        if b is None:
+            return {}
+        return {"sample/age_mean": float(b.ages.mean()), "sample/weight_mean": float(b.weights.mean())}
 
     def state_dict(self) -> dict[str, Any]:
         """A snapshot of contents, bookkeeping, sampler and writer state and the generator state."""
@@ -250,7 +255,7 @@ class ReplayBuffer:
                 "rng": self._rng.bit_generator.state,
                 "version": self._version,
                 "age_checked_at": self._age_checked_at,
-                "last": dict(self._last),
+                "last_batch": self._last_batch,
                 "step": self._step,
             }
 
@@ -282,7 +287,7 @@ class ReplayBuffer:
             self._rng.bit_generator.state = state["rng"]
             self._version = int(state["version"])
             self._age_checked_at = state["age_checked_at"]
-            self._last = dict(state["last"])
+            self._last_batch = state["last_batch"]
             self._step = int(state["step"])
 
     def _parts(self) -> dict[str, Any]:
