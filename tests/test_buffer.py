@@ -129,8 +129,12 @@ def test_no_replacement_across_draws_visits_every_item_once_per_pass() -> None:
     buf.extend([rollout(i) for i in range(12)], step=0)
     seen = [k for _ in range(4) for k in keys(buf.sample(3, 0).rollouts)]
     assert sorted(seen) == sorted(f"k{i}" for i in range(12))
-    straddle = keys(buf.sample(5, 0).rollouts) + keys(buf.sample(5, 0).rollouts)
-    assert len(set(straddle[:5])) == 5
+    buf.sample(5, 0), buf.sample(5, 0)  # pass 2: 10 of 12 drawn
+    straddle = keys(buf.sample(5, 0).rollouts)  # the last 2 of pass 2, then 3 opening pass 3
+    assert len(set(straddle)) == 5
+    rest_of_pass = keys(buf.sample(9, 0).rollouts)
+    assert sorted(rest_of_pass + straddle[2:]) == sorted(f"k{i}" for i in range(12))
+    assert buf.sampler.passes == 2  # type: ignore[attr-defined]
 
 
 def test_never_used_first_prefers_fresh_items() -> None:

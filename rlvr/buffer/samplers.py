@@ -107,13 +107,14 @@ class NoReplacementSampler(Sampler):
         fresh = np.flatnonzero(table.live & ~self._drawn)
         if fresh.size >= batch_size:
             slots = fresh[rng.choice(fresh.size, batch_size, replace=False)]
-        else:
+            self._drawn[slots] = True
+        else:  # finish this pass with `fresh`, start the next one with `more` (fresh items stay undrawn in it)
             self._drawn[:] = False
             self.passes += 1
             rest = np.setdiff1d(table.live_slots(), fresh, assume_unique=True)
             more = rest[rng.choice(rest.size, batch_size - fresh.size, replace=False)]
+            self._drawn[more] = True
             slots = np.concatenate([rng.permutation(fresh), more])
-        self._drawn[slots] = True
         return slots, np.ones(batch_size)
 
     def state_dict(self) -> dict[str, Any]:
