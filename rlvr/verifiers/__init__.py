@@ -3,6 +3,8 @@
 from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import VERIFIERS, FunctionVerifier, Verifier, as_verdict, make_verifier, verifier
 from rlvr.verifiers.code import CodeTests, CodeVerifier, CodeVerifierConfig
+from rlvr.verifiers.math import MathVerifier, MathVerifierConfig
+from rlvr.verifiers.pool import VerifierPool
 from rlvr.verifiers.sandbox import ExecResult, Sandbox, SandboxConfig
 
 __all__ = [
@@ -12,11 +14,14 @@ __all__ = [
     "CodeVerifierConfig",
     "ExecResult",
     "FunctionVerifier",
+    "MathVerifier",
+    "MathVerifierConfig",
     "Reason",
     "Sandbox",
     "SandboxConfig",
     "Verdict",
     "Verifier",
+    "VerifierPool",
     "as_verdict",
     "make_verifier",
     "verifier",

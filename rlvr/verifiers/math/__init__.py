@@ -1,0 +1,6 @@
+"""The math verifier: extract the final answer, normalise, parse its shape, compare as a mathematician would."""
+
+from rlvr.verifiers.math.extract import Extraction, extract_answer, extract_gold
+from rlvr.verifiers.math.verifier import MathVerifier, MathVerifierConfig
+
+__all__ = ["Extraction", "MathVerifier", "MathVerifierConfig", "extract_answer", "extract_gold"]

@@ -1,0 +1,208 @@
+"""Equivalence of two parsed answers, cheapest test first.
+
+Scalars: identical trees -> exact (Gaussian) rationals (never float equality: `1/2004!` vs `1/2006!` differ)
+-> decimal approximations (a decimal counts when it is the other value rounded or truncated to the digits
+it gives, with at least `min_significant_digits`, or within `rel_tol`) -> rational functions by exact
+evaluation at random rational points (Schwartz-Zippel: error probability below 1e-20) -> high-precision
+numerics at test points, which can only *refute* -> sympy, which must *prove*. Values too large for the
+bounded evaluators are compared structurally (or as canonical big powers `b^n`); if that cannot decide,
+`Undecidable` is raised and the verdict is `timeout`, never a guess.
+
+Without `allow_sympy` a comparison that needs sympy raises `NeedsSympy`; the verifier then repeats it
+where a hard deadline applies.
+"""
+
+from __future__ import annotations
+
+from rlvr.verifiers.math import evaluate as ev
+from rlvr.verifiers.math.scalars import TEST_POINTS, CompareOptions, NeedsSympy, Undecidable, scalars_equal
+from rlvr.verifiers.math.structure import (
+    Answer,
+    Equation,
+    Interval,
+    Matrix,
+    Relation,
+    Scalar,
+    Seq,
+    Text,
+    Union,
+)
+from rlvr.verifiers.math.tree import Node
+
+__all__ = ["CompareOptions", "NeedsSympy", "Undecidable", "answers_equal", "scalars_equal"]
+
+
+# --------------------------------------------------------------------------------------------- answers
+def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
+    """Whether `pred` is a correct answer for `gold` (gold's shape decides how `pred` is read)."""
+    if isinstance(pred, Seq) and len(pred.items) == 1 and not isinstance(gold, Seq):
+        pred = pred.items[0]
+    if isinstance(gold, Seq) and len(gold.items) == 1 and not isinstance(pred, Seq):
+        gold = gold.items[0]
+    if isinstance(gold, Text):
+        return isinstance(pred, Text) and pred.key == gold.key
+    if isinstance(gold, Equation):
+        if isinstance(pred, Equation):
+            return _equations_equal(gold, pred, opts)
+        return _is_name(gold.lhs) and answers_equal(gold.rhs, pred, opts)
+    if isinstance(pred, Equation):
+        # `x = 5` for `5`; `n = 1, 2` for `1, 2`
+        return _is_name(pred.lhs) and answers_equal(gold, pred.rhs, opts)
+    if isinstance(gold, Scalar):
+        return isinstance(pred, Scalar) and scalars_equal(gold, pred, opts)
+    if isinstance(gold, Interval) or isinstance(pred, Interval):
+        g, p = _as_interval(gold), _as_interval(pred)
+        return g is not None and p is not None and _intervals_equal(g, p, opts)
+    if isinstance(gold, Union):
+        return isinstance(pred, Union) and _unordered_equal(gold.parts, pred.parts, opts)
+    if isinstance(gold, Matrix) or isinstance(pred, Matrix):
+        return _matrices_equal(gold, pred, opts)
+    if isinstance(gold, Seq):
+        return isinstance(pred, Seq) and _seqs_equal(gold, pred, opts)
+    if isinstance(gold, Relation):
+        return (
+            isinstance(pred, Relation)
+            and gold.ops == pred.ops
+            and all(scalars_equal(a, b, opts) for a, b in zip(gold.parts, pred.parts))
+        )
+    return False
+
+
+def _is_name(a: Answer) -> bool:
+    return isinstance(a, Scalar) and a.node[0] in ("sym", "apply")
+
+
+def _equations_equal(gold: Equation, pred: Equation, opts: CompareOptions) -> bool:
+    if _is_name(gold.lhs) and _is_name(pred.lhs) and gold.lhs.node == pred.lhs.node:  # type: ignore[union-attr]
+        return answers_equal(gold.rhs, pred.rhs, opts)
+    if not all(isinstance(side, Scalar) for side in (gold.lhs, gold.rhs, pred.lhs, pred.rhs)):
+        return False
+    g: Node = ("add", (gold.lhs.node, ("neg", gold.rhs.node)))  # type: ignore[union-attr]
+    p: Node = ("add", (pred.lhs.node, ("neg", pred.rhs.node)))  # type: ignore[union-attr]
+    return _proportional(g, p, opts)
+
+
+def _proportional(g: Node, p: Node, opts: CompareOptions) -> bool:
+    """Equations `g = 0` and `p = 0` are equivalent when g = c*p for a constant c != 0."""
+    ratios = []
+    for point in TEST_POINTS:
+        try:
+            gv, pv = ev.numeric_value(g, point), ev.numeric_value(p, point)
+        except (ev.NotNumeric, ev.TooBig):
+            continue
+        if pv == 0 or gv == 0:
+            if (pv == 0) != (gv == 0):
+                return False
+            continue
+        ratios.append(gv / pv)
+    if ratios and any(not ev.numerically_close(r, ratios[0], 20) for r in ratios[1:]):
+        return False
+    if not opts.allow_sympy:
+        raise NeedsSympy("equation equivalence")
+    from rlvr.verifiers.math import symbolic
+
+    return bool(symbolic.proportional(g, p))
+
+
+def _as_interval(a: Answer) -> Interval | None:
+    if isinstance(a, Interval):
+        return a
+    if isinstance(a, Seq) and len(a.items) == 2 and a.left in "([" and a.right in ")]" and a.left:
+        lo, hi = a.items
+        if isinstance(lo, Scalar) and isinstance(hi, Scalar):
+            return Interval(lo, hi, a.left == "(", a.right == ")")
+    return None
+
+
+def _intervals_equal(g: Interval, p: Interval, opts: CompareOptions) -> bool:
+    return (
+        g.lo_open == p.lo_open
+        and g.hi_open == p.hi_open
+        and scalars_equal(g.lo, p.lo, opts)
+        and scalars_equal(g.hi, p.hi, opts)
+    )
+
+
+def _matrices_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
+    def rows(a: Answer) -> list[list[Scalar]] | None:
+        if isinstance(a, Matrix):
+            return a.rows
+        if isinstance(a, Seq) and a.ordered and all(isinstance(i, Scalar) for i in a.items):
+            return [[i] for i in a.items]  # type: ignore[list-item]
+        return None
+
+    g, p = rows(gold), rows(pred)
+    if g is None or p is None:
+        return False
+    if len(g) == 1 and len(p) != 1:  # row vector vs column vector / tuple
+        g = [[c] for c in g[0]]
+    if len(p) == 1 and len(g) != 1:
+        p = [[c] for c in p[0]]
+    if len(g) != len(p) or any(len(a) != len(b) for a, b in zip(g, p)):
+        return False
+    return all(scalars_equal(a, b, opts) for ra, rb in zip(g, p) for a, b in zip(ra, rb))
+
+
+def _seqs_equal(gold: Seq, pred: Seq, opts: CompareOptions) -> bool:
+    g_items, p_items = gold.items, pred.items
+    if len(g_items) != len(p_items):
+        return False
+    # `x = 1 or x = 2` against `1, 2`: compare the values
+    if not any(isinstance(i, Equation) for i in g_items) and all(
+        isinstance(i, Equation) and _is_name(i.lhs) for i in p_items
+    ):
+        p_items = [i.rhs for i in p_items]  # type: ignore[union-attr]
+    if gold.ordered:
+        if gold.left and pred.left and (gold.left, gold.right) != (pred.left, pred.right):
+            return False  # `(1, 2)` is not `[1, 2]`
+        if any(isinstance(i, Equation) for i in g_items) and not any(
+            isinstance(i, Equation) for i in p_items
+        ):
+            g_items = [i.rhs if isinstance(i, Equation) else i for i in g_items]
+        return all(answers_equal(a, b, opts) for a, b in zip(g_items, p_items))
+    if any(isinstance(i, Equation) for i in g_items) and pred.ordered and pred.left:
+        # assignments `x = 1, y = 2` against the tuple `(1, 2)`: in the gold's order
+        return all(
+            answers_equal(a.rhs if isinstance(a, Equation) else a, b, opts) for a, b in zip(g_items, p_items)
+        )
+    return _unordered_equal(g_items, p_items, opts)
+
+
+def _unordered_equal(g_items: list[Answer], p_items: list[Answer], opts: CompareOptions) -> bool:
+    """A perfect matching between the two lists under `answers_equal` (small lists: backtracking)."""
+    if len(g_items) != len(p_items):
+        return False
+    if len(g_items) > 40:
+        return False
+    pending: NeedsSympy | None = None
+    memo: dict[tuple[int, int], bool] = {}
+
+    def eq(i: int, j: int) -> bool:
+        nonlocal pending
+        key = (i, j)
+        if key not in memo:
+            try:
+                memo[key] = answers_equal(g_items[i], p_items[j], opts)
+            except NeedsSympy as exc:
+                pending = exc
+                memo[key] = False
+        return memo[key]
+
+    used = [False] * len(p_items)
+
+    def match(i: int) -> bool:
+        if i == len(g_items):
+            return True
+        for j in range(len(p_items)):
+            if not used[j] and eq(i, j):
+                used[j] = True
+                if match(i + 1):
+                    return True
+                used[j] = False
+        return False
+
+    if match(0):
+        return True
+    if pending is not None:
+        raise pending
+    return False

@@ -1,0 +1,394 @@
+"""String-level clean-up of an answer before parsing: LaTeX noise, units, currency, thousands separators.
+
+Everything here is a pure string -> string rewrite that keeps the mathematical meaning: `\\left(` becomes `(`,
+`\\dfrac` becomes `\\frac`, `1{,}000` becomes `1000`, `5\\text{ cm}` becomes `5` (with the unit reported
+separately), `30^\\circ` becomes `30°`, `0.\\overline{3}` becomes `\\frac{1}{3}`. Rewrites that could change
+meaning (a comma between digits is a thousands separator or a list separator?) are applied only where the
+reading is unambiguous; everything else is left to the structure parser.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+# `\mathrm{x}` and friends: drop the wrapper, keep the content.
+_WRAPPERS = (
+    "mathrm",
+    "mathbf",
+    "mathit",
+    "mathsf",
+    "mathtt",
+    "boldsymbol",
+    "bm",
+    "textbf",
+    "textit",
+    "textrm",
+    "textsf",
+    "texttt",
+    "textnormal",
+    "emph",
+    "mathnormal",
+    "displaystyle",
+    "hbox",
+    "mbox",
+    "text",
+    "operatorname",
+)
+_WRAPPER_RE = re.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{")
+_DELIM_SIZE_RE = re.compile(
+    r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|Biggl|Biggr|big|Big|bigg|Bigg)(?![a-zA-Z])"
+)
+_SPACING_RE = re.compile(
+    r"\\(?:quad|qquad|,|;|:|!|>| |thinspace|medspace|thickspace|enspace|hfill)(?![a-zA-Z])|~"
+)
+_UNICODE = {
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "×": r"\times ",
+    "·": r"\cdot ",
+    "⋅": r"\cdot ",
+    "÷": r"\div ",
+    "π": r"\pi ",
+    "√": r"\sqrt",
+    "∞": r"\infty ",
+    "≤": r"\le ",
+    "≥": r"\ge ",
+    "≠": r"\ne ",
+    "∪": r"\cup ",
+    "∩": r"\cap ",
+    "±": r"\pm ",
+    "∓": r"\mp ",
+    "…": r"\ldots ",
+    "⁄": "/",
+    "∈": r"\in ",
+    "ⅈ": "i",
+    "\u00a0": " ",
+    "\u2009": " ",
+    "\u202f": " ",
+}
+_UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
+_COMMAND_ALIASES = [
+    (re.compile(r"\\[dtc]frac(?![a-zA-Z])"), r"\\frac"),
+    (re.compile(r"\\[dt]binom(?![a-zA-Z])"), r"\\binom"),
+    (re.compile(r"\\(?:leqslant|leq)(?![a-zA-Z])"), r"\\le"),
+    (re.compile(r"\\(?:geqslant|geq)(?![a-zA-Z])"), r"\\ge"),
+    (re.compile(r"\\neq(?![a-zA-Z])"), r"\\ne"),
+    (re.compile(r"\\lt(?![a-zA-Z])"), "<"),
+    (re.compile(r"<="), r"\\le "),
+    (re.compile(r">="), r"\\ge "),
+    (re.compile(r"!=|=/="), r"\\ne "),
+    (re.compile(r"=="), "="),
+    (re.compile(r"\\gt(?![a-zA-Z])"), ">"),
+    (re.compile(r"\\(?:dots|cdots|ldots|dotsc|dotsb|dotso)(?![a-zA-Z])|\.\.\.+"), r"\\ldots "),
+    (re.compile(r"\\(?:varnothing|emptyset)(?![a-zA-Z])|\\\{\s*\\\}"), r"\\emptyset "),
+    (re.compile(r"\\mathbb\s*\{?\s*R\s*\}?"), r"\\R "),
+    (re.compile(r"\\(?:lvert|rvert|vert|mid)(?![a-zA-Z])"), "|"),
+    (re.compile(r"\\(?:colon)(?![a-zA-Z])"), ":"),
+    (re.compile(r"\\(?:land|wedge)(?![a-zA-Z])"), r" \\text{and} "),
+    (re.compile(r"\\(?:lor|vee)(?![a-zA-Z])"), r" \\text{or} "),
+    (re.compile(r"\\imath(?![a-zA-Z])|\\mathrm\{i\}"), "i"),
+    (re.compile(r"\\exponentialE(?![a-zA-Z])|\\mathrm\{e\}"), "e"),
+    (re.compile(r"\\(?:lbrace)(?![a-zA-Z])"), r"\\{"),
+    (re.compile(r"\\(?:rbrace)(?![a-zA-Z])"), r"\\}"),
+    (re.compile(r"\\(?:lbrack)(?![a-zA-Z])"), "["),
+    (re.compile(r"\\(?:rbrack)(?![a-zA-Z])"), "]"),
+    (re.compile(r"\\(?:langle)(?![a-zA-Z])"), r"\\langle "),
+    (re.compile(r"\\(?:rangle)(?![a-zA-Z])"), r"\\rangle "),
+]
+_DEGREE_RE = re.compile(
+    r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])|°|º"
+)
+_REPEATING_RE = re.compile(r"(\d*)\.(\d*)\\overline\s*\{(\d+)\}")
+_THOUSANDS_BRACE_RE = re.compile(r"(\d)\{,\}(\d{3})")
+_THIN_SPACE_GROUP_RE = re.compile(r"(\d)\\[,;: ](\d{3})(?!\d)")
+_THOUSANDS_RE = re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
+_SPACE_THOUSANDS_RE = re.compile(r"^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$")
+
+# Unit words stripped after a number (lower-case; plural 's' handled separately).
+_UNIT_WORDS = frozenset(
+    [
+        "mm",
+        "cm",
+        "dm",
+        "m",
+        "km",
+        "in",
+        "inch",
+        "inches",
+        "ft",
+        "foot",
+        "feet",
+        "yd",
+        "yard",
+        "mi",
+        "mile",
+        "meter",
+        "metre",
+        "centimeter",
+        "centimetre",
+        "millimeter",
+        "millimetre",
+        "kilometer",
+        "kilometre",
+        "nm",
+        "micrometer",
+        "g",
+        "mg",
+        "kg",
+        "gram",
+        "kilogram",
+        "lb",
+        "lbs",
+        "pound",
+        "oz",
+        "ounce",
+        "ton",
+        "tonne",
+        "s",
+        "sec",
+        "second",
+        "ms",
+        "min",
+        "minute",
+        "h",
+        "hr",
+        "hrs",
+        "hour",
+        "day",
+        "week",
+        "month",
+        "year",
+        "yr",
+        "decade",
+        "century",
+        "l",
+        "ml",
+        "liter",
+        "litre",
+        "milliliter",
+        "gallon",
+        "gal",
+        "quart",
+        "pint",
+        "cup",
+        "tablespoon",
+        "teaspoon",
+        "dollar",
+        "cent",
+        "usd",
+        "eur",
+        "euro",
+        "pound",
+        "yen",
+        "rupee",
+        "rs",
+        "unit",
+        "sq",
+        "square",
+        "cubic",
+        "cu",
+        "mph",
+        "kph",
+        "km/h",
+        "m/s",
+        "ft/s",
+        "degree",
+        "deg",
+        "radian",
+        "rad",
+        "percent",
+        "people",
+        "person",
+        "student",
+        "child",
+        "adult",
+        "apple",
+        "marble",
+        "ball",
+        "book",
+        "coin",
+        "item",
+        "time",
+        "way",
+    ]
+)
+_UNIT_EXPONENT_RE = re.compile(r"\^\s*\{?\s*[23]\s*\}?")
+_CURRENCY_PREFIX_RE = re.compile(r"^(?:\\\$|\$|usd|us\$|£|€|¥|rs\.?|₹)\s*", re.IGNORECASE)
+_NUMBERISH_RE = re.compile(r"^[\d\s.,+\-*/^(){}\\%°]*$")
+
+
+_PLAIN_MIXED_RE = re.compile(r"^(-?)(\d+)\s+(\d+)\s*/\s*(\d+)$")
+
+
+def _plain_mixed(m: re.Match[str]) -> str:
+    """`2 2/3` (a whole answer) is the mixed number 2 + 2/3 when the fraction is proper."""
+    sign, whole, num, den = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
+    if 0 < num < den:
+        return f"{sign}({whole}+\\frac{{{num}}}{{{den}}})"
+    return m.group(0)
+
+
+@dataclass(frozen=True)
+class Normalized:
+    """A cleaned answer string, plus the unit that was stripped from it (canonical singular form) if any."""
+
+    text: str
+    unit: str | None = None
+
+
+def _unwrap_braced(s: str, pattern: re.Pattern[str], keep_command: bool = False) -> str:
+    """Replace `\\cmd{content}` by `content` for every match of `pattern` (which ends at the opening brace)."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        m = pattern.search(s, pos)
+        if not m:
+            out.append(s[pos:])
+            return "".join(out)
+        depth, i = 1, m.end()
+        while i < len(s) and depth:
+            if s[i] == "{" and s[i - 1] != "\\":
+                depth += 1
+            elif s[i] == "}" and s[i - 1] != "\\":
+                depth -= 1
+            i += 1
+        if depth:  # unbalanced: leave the rest untouched
+            out.append(s[pos:])
+            return "".join(out)
+        content = s[m.end() : i - 1]
+        name = m.group(0)[1:].split("{")[0].strip()
+        if name == "operatorname":
+            content = "\\" + content.strip() + " "
+        elif name in ("text", "mbox", "textrm", "textnormal", "hbox"):
+            content = " " + content + " "
+        out.append(s[pos : m.start()])
+        out.append(content)
+        pos = i
+
+
+def _repeating_decimal(m: re.Match[str]) -> str:
+    """`1.2\\overline{34}` -> the exact fraction it denotes."""
+    whole, fixed, rep = m.group(1) or "0", m.group(2), m.group(3)
+    base = Fraction(int(whole + fixed), 10 ** len(fixed))
+    value = base + Fraction(int(rep), (10 ** len(rep) - 1) * 10 ** len(fixed))
+    return rf"\frac{{{value.numerator}}}{{{value.denominator}}}"
+
+
+def _singular(word: str) -> str:
+    w = word.lower().rstrip(".")
+    if w in _UNIT_WORDS:
+        return w
+    if w.endswith("es") and w[:-2] in _UNIT_WORDS:
+        return w[:-2]
+    if w.endswith("s") and w[:-1] in _UNIT_WORDS:
+        return w[:-1]
+    return ""
+
+
+def strip_units(s: str) -> tuple[str, str | None]:
+    """Remove trailing unit words (and a leading currency sign) from a numeric answer; return (rest, unit)."""
+    s = s.strip()
+    unit: str | None = None
+    cur = _CURRENCY_PREFIX_RE.match(s)
+    if cur and cur.end() < len(s) and (s[cur.end()].isdigit() or s[cur.end()] in ".-"):
+        s = s[cur.end() :].strip()
+        unit = "dollar"
+    if s.startswith("-\\$") or s.startswith("-$"):
+        s = "-" + s.lstrip("-\\$").strip()
+        unit = "dollar"
+    words: list[str] = []
+    rest = s
+    while True:
+        m = re.search(
+            r"(?:\s|^|(?<=\d))([A-Za-z]+(?:/[A-Za-z]+)?\.?)\s*(" + _UNIT_EXPONENT_RE.pattern + r")?\s*$", rest
+        )
+        if not m:
+            break
+        canon = _singular(m.group(1))
+        if not canon:
+            break
+        words.append(canon + ("^" + re.sub(r"\D", "", m.group(2)) if m.group(2) else ""))
+        rest = rest[: m.start()].rstrip()
+    if words and rest and _NUMBERISH_RE.match(rest) and any(ch.isdigit() for ch in rest):
+        words.reverse()
+        phrase = " ".join(words)
+        if phrase in ("degree", "deg"):
+            return rest + "°", None
+        if phrase == "percent":
+            return rest + "%", None
+        return rest, phrase
+    return s, unit
+
+
+def _thousands(s: str) -> str:
+    """Drop thousands separators where the reading is unambiguous (`12,345` alone, `1{,}000`, `1\\,000`)."""
+    s = _THOUSANDS_BRACE_RE.sub(r"\1\2", s)
+    s = _THIN_SPACE_GROUP_RE.sub(r"\1\2", s)
+    matches = list(_THOUSANDS_RE.finditer(s))
+    if matches and not re.search(r"[(\[]|\\\{", s):
+        grouped_commas = sum(m.group(0).count(",") for m in matches)
+        if grouped_commas == s.count(","):  # no other comma: the commas cannot be list separators
+            s = _THOUSANDS_RE.sub(lambda m: m.group(0).replace(",", ""), s)
+    if _SPACE_THOUSANDS_RE.match(s.strip()):
+        s = s.replace(" ", "")
+    return s
+
+
+def strip_math_delimiters(s: str) -> str:
+    """Remove surrounding `$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]` and a trailing sentence period."""
+    s = s.strip()
+    for _ in range(3):
+        before = s
+        s = s.strip().rstrip(".;").strip()
+        if s.startswith("$$") and s.endswith("$$") and len(s) >= 4:
+            s = s[2:-2]
+        elif s.startswith("$") and s.endswith("$") and len(s) >= 2 and not s.startswith("$", 1):
+            s = s[1:-1]
+        elif (s.startswith("\\(") and s.endswith("\\)")) or (s.startswith("\\[") and s.endswith("\\]")):
+            s = s[2:-2]
+        if s == before:
+            break
+    return s.strip()
+
+
+def normalize_answer(s: str, *, units: bool = True) -> Normalized:
+    """Clean an extracted answer for parsing; see the module docstring for what is rewritten."""
+    s = strip_math_delimiters(s)
+    s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
+    s = s.replace("\n", " ")
+    for pattern, repl in _COMMAND_ALIASES:
+        s = pattern.sub(repl, s)
+    s = _DEGREE_RE.sub("°", s)
+    s = s.replace("\\%", "%")
+    s = _REPEATING_RE.sub(_repeating_decimal, s)
+    s = _DELIM_SIZE_RE.sub("", s)
+    s = re.sub(r"(?<![a-zA-Z\\])\.(?=\s*[|)\]])", "", s)  # `\left.` / `\right.` leave a bare dot
+    s = _THIN_SPACE_GROUP_RE.sub(r"\1\2", s)
+    s = _SPACING_RE.sub(" ", s)
+    s = _unwrap_braced(s, _WRAPPER_RE)
+    s = re.sub(r"\\(?:mathrm|mathbf|text)\s*(?=[A-Za-z0-9])", "", s)  # brace-less `\mathrm e`
+    s = s.replace("\\displaystyle", "")
+    s = re.sub(r"^\s*\\(?:therefore|implies|Rightarrow)\s*", "", s)
+    s = re.sub(r"^[A-Za-z](?:_\{?\w+\}?)?\s*\\in\s*", "", s)  # `x \in [0, 1]` -> `[0, 1]`
+    s = re.sub(r"\s+", " ", s).strip()
+    s = strip_math_delimiters(s)
+    unit = None
+    if units:
+        s, unit = strip_units(s)
+    s = _thousands(s)
+    s = _PLAIN_MIXED_RE.sub(_plain_mixed, s)
+    if s.endswith("\\%"):
+        s = s[:-2] + "%"
+    return Normalized(s.strip(), unit)
+
+
+def canonical_text(s: str) -> str:
+    """A loose key for comparing text answers: lower case, no LaTeX wrappers, punctuation or spacing."""
+    s = normalize_answer(s, units=False).text.lower()
+    s = re.sub(r"\\[a-z]+", " ", s)
+    s = re.sub(r"[^0-9a-z]+", " ", s)
+    s = re.sub(r"\b(?:the|a|an)\b", " ", s)
+    return " ".join(s.split())

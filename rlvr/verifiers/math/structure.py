@@ -1,0 +1,471 @@
+"""The shape of an answer: a scalar, an equation, a tuple or set, an interval (union), a matrix, a letter, text.
+
+`parse_answer` splits a normalised answer at its top level (outside brackets) into these shapes and parses
+each scalar with `latex.parse_latex`. The shapes decide how two answers compare: tuples in order, sets and
+bare lists of solutions in any order, intervals by their endpoints and open/closed ends, equations up to a
+constant factor, `x = 5` against `5`, `±` as the set of both signs, and so on (see `compare.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from rlvr.verifiers.math.latex import LatexParseError, parse_latex
+from rlvr.verifiers.math.normalize import canonical_text
+from rlvr.verifiers.math.tree import Node, expand_pm, free_symbols, has_pm, to_text
+
+_OPEN = "([{"
+_CLOSE = ")]}"
+_MATRIX_RE = re.compile(r"^\\begin\{([pbvBV]?matrix|array)\}(?:\{[^}]*\})?(.*)\\end\{\1\}$", re.S)
+_CHOICE_RE = re.compile(r"^\(?\s*([A-J])\s*(?:[).:]|$)")
+_WORD_RE = re.compile(r"[A-Za-z]{3,}")
+_MATH_WORDS = frozenset(
+    [
+        "sin",
+        "cos",
+        "tan",
+        "sec",
+        "csc",
+        "cot",
+        "arcsin",
+        "arccos",
+        "arctan",
+        "sinh",
+        "cosh",
+        "tanh",
+        "log",
+        "ln",
+        "exp",
+        "sqrt",
+        "pi",
+        "infty",
+        "infinity",
+        "frac",
+        "dfrac",
+        "tfrac",
+        "binom",
+        "cdot",
+        "times",
+        "div",
+        "left",
+        "right",
+        "begin",
+        "end",
+        "pmatrix",
+        "bmatrix",
+        "matrix",
+        "array",
+        "text",
+        "mathrm",
+        "sum",
+        "prod",
+        "circ",
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "theta",
+        "lambda",
+        "sigma",
+        "omega",
+        "phi",
+        "psi",
+        "rho",
+        "tau",
+        "mu",
+        "nu",
+        "xi",
+        "eta",
+        "zeta",
+        "kappa",
+        "chi",
+        "ldots",
+        "cup",
+        "cap",
+        "emptyset",
+        "le",
+        "ge",
+        "ne",
+        "pm",
+        "mp",
+        "lfloor",
+        "rfloor",
+        "lceil",
+        "rceil",
+        "langle",
+        "rangle",
+        "min",
+        "max",
+        "gcd",
+        "lcm",
+        "overline",
+        "sqrt",
+        "choose",
+        "mid",
+        "det",
+        "and",
+        "or",
+    ]
+)
+_RELATIONS = (
+    ("\\le", "le"),
+    ("\\ge", "ge"),
+    ("<=", "le"),
+    (">=", "ge"),
+    ("<", "lt"),
+    (">", "gt"),
+    ("\\ne", "ne"),
+)
+
+
+class AnswerParseError(ValueError):
+    """The answer has no parse as any supported shape."""
+
+
+@dataclass(eq=False)
+class Scalar:
+    """One expression. `cache` memoises its exact/numeric/sympy values (answers of golds are reused)."""
+
+    node: Node
+    text: str
+    cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def show(self) -> str:
+        return to_text(self.node)
+
+
+@dataclass(eq=False)
+class Seq:
+    """Several answers: `ordered` for tuples/points/sequences, unordered for sets and bare lists."""
+
+    items: list[Answer]
+    ordered: bool
+    left: str = ""
+    right: str = ""
+
+    def show(self) -> str:
+        if self.left == ":":
+            return ":".join(i.show() for i in self.items)
+        inner = ", ".join(i.show() for i in self.items)
+        return f"{self.left or ('' if self.ordered else '{')}{inner}{self.right or ('' if self.ordered else '}')}"
+
+
+@dataclass(eq=False)
+class Interval:
+    """A real interval with open (True) or closed (False) ends; infinite ends are open."""
+
+    lo: Scalar
+    hi: Scalar
+    lo_open: bool
+    hi_open: bool
+
+    def show(self) -> str:
+        return (
+            f"{'(' if self.lo_open else '['}{self.lo.show()}, {self.hi.show()}{')' if self.hi_open else ']'}"
+        )
+
+
+@dataclass(eq=False)
+class Union:
+    """A union of intervals and finite sets."""
+
+    parts: list[Answer]
+
+    def show(self) -> str:
+        return " ∪ ".join(p.show() for p in self.parts)
+
+
+@dataclass(eq=False)
+class Equation:
+    """`lhs = rhs` (a relation of two answers)."""
+
+    lhs: Answer
+    rhs: Answer
+
+    def show(self) -> str:
+        return f"{self.lhs.show()} = {self.rhs.show()}"
+
+
+@dataclass(eq=False)
+class Relation:
+    """An inequality that is not a single-variable interval (`x + y > 2`): compared as text of its parts."""
+
+    parts: list[Scalar]
+    ops: list[str]
+
+    def show(self) -> str:
+        out = self.parts[0].show()
+        for op, part in zip(self.ops, self.parts[1:]):
+            out += f" {op} {part.show()}"
+        return out
+
+
+@dataclass(eq=False)
+class Matrix:
+    """A matrix (list of rows of scalars); a vector is a one-column or one-row matrix."""
+
+    rows: list[list[Scalar]]
+
+    def show(self) -> str:
+        return "[" + "; ".join(", ".join(c.show() for c in row) for row in self.rows) + "]"
+
+
+@dataclass(eq=False)
+class Choice:
+    """A multiple-choice letter."""
+
+    letter: str
+
+    def show(self) -> str:
+        return self.letter
+
+
+@dataclass(eq=False)
+class Text:
+    """A text answer, compared by its canonical form (case, spacing, punctuation and LaTeX ignored)."""
+
+    key: str
+
+    def show(self) -> str:
+        return self.key
+
+
+Answer = Scalar | Seq | Interval | Union | Equation | Relation | Matrix | Choice | Text
+
+
+def split_top(s: str, seps: tuple[str, ...]) -> list[str]:
+    """Split at separators that are outside every bracket (`(`, `[`, `{` close with any closer)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch == "\\" and i + 1 < len(s) and s[i + 1] in "{}":
+            depth += 1 if s[i + 1] == "{" else -1
+            i += 2
+            continue
+        if s.startswith("\\begin{", i):
+            depth += 1
+        elif s.startswith("\\end{", i):
+            depth -= 1
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        elif depth == 0:
+            for sep in seps:
+                if s.startswith(sep, i) and not (
+                    sep[-1].isalpha() and s[i + len(sep) : i + len(sep) + 1].isalpha()
+                ):
+                    parts.append(s[start:i])
+                    i += len(sep)
+                    start = i
+                    break
+            else:
+                i += 1
+                continue
+            continue
+        i += 1
+    parts.append(s[start:])
+    return parts
+
+
+def _enclosed(s: str) -> tuple[str, str, str] | None:
+    """If `s` is one bracketed group `(...)`, `[...)`, `\\{...\\}`, `\\langle...\\rangle`: (left, inner, right)."""
+    for left, right in (("\\{", "\\}"), ("\\langle", "\\rangle")):
+        if s.startswith(left) and s.endswith(right):
+            inner = s[len(left) : -len(right)]
+            if _balanced(inner) and (left != "\\langle" or "\\rangle" not in inner):
+                return left, inner, right
+    if len(s) >= 2 and s[0] in "([" and s[-1] in ")]":
+        depth = 0
+        for i, ch in enumerate(s):
+            if ch in _OPEN:
+                depth += 1
+            elif ch in _CLOSE:
+                depth -= 1
+                if depth == 0 and i != len(s) - 1:
+                    return None
+        return s[0], s[1:-1], s[-1]
+    return None
+
+
+def _balanced(s: str) -> bool:
+    """Whether brackets in `s` never close more than they opened and end balanced."""
+    depth = 0
+    i = 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in "{}":
+            depth += 1 if s[i + 1] == "{" else -1
+            i += 2
+            continue
+        if s[i] in _OPEN:
+            depth += 1
+        elif s[i] in _CLOSE:
+            depth -= 1
+        if depth < 0:
+            return False
+        i += 1
+    return depth == 0
+
+
+def is_text(s: str) -> bool:
+    """Whether an answer is prose rather than math (it contains a word that is not a math name)."""
+    stripped = re.sub(r"\\[a-zA-Z]+", " ", s)
+    words = _WORD_RE.findall(stripped)
+    return any(w.lower() not in _MATH_WORDS for w in words)
+
+
+def parse_choice(s: str) -> Choice | None:
+    """A multiple-choice letter (`B`, `(B)`, `B) 12`, `\\text{(B)}`), or None."""
+    s = s.strip().replace("\\text", "").replace("{", "").replace("}", "").strip()
+    m = _CHOICE_RE.match(s)
+    if m is None:
+        m = re.match(r"^(?:option|choice|answer)\s*:?\s*\(?([A-J])\)?\b", s, re.I)
+    return Choice(m.group(1).upper()) if m else None
+
+
+def scalar(s: str) -> Scalar:
+    """Parse one expression into a `Scalar`."""
+    try:
+        return Scalar(parse_latex(s), s)
+    except LatexParseError as exc:
+        raise AnswerParseError(str(exc)) from exc
+    except RecursionError as exc:
+        raise AnswerParseError("expression nested too deeply") from exc
+
+
+def _from_scalar(s: str) -> Answer:
+    sc = scalar(s)
+    if has_pm(sc.node):
+        return Seq([Scalar(n, s) for n in expand_pm(sc.node)], ordered=False)
+    return sc
+
+
+def parse_answer(s: str) -> Answer:
+    """Parse a normalised answer into its shape; raises `AnswerParseError` if no shape fits."""
+    s = s.strip()
+    if not s:
+        raise AnswerParseError("empty answer")
+    if is_text(s):
+        return Text(canonical_text(s))
+    return _parse(s, 0)
+
+
+def _parse(s: str, depth: int) -> Answer:
+    if depth > 20:
+        raise AnswerParseError("answer nested too deeply")
+    s = s.strip().rstrip(".").strip()
+    if not s:
+        raise AnswerParseError("empty part")
+    # "x = 1 or x = 2", "19, 46 and 82": lists of alternatives / solutions
+    for seps in ((" or ", "\\text{or}", " and ", "\\text{and}", ";"),):
+        parts = [p for p in split_top(s, seps) if p.strip()]
+        if len(parts) > 1:
+            flat: list[Answer] = []
+            for p in parts:
+                p = p.strip().strip(",").strip()
+                sub = _parse(p, depth + 1)
+                flat.extend(sub.items if isinstance(sub, Seq) and not sub.ordered and not sub.left else [sub])
+            return Seq(flat, ordered=False)
+    if s in ("\\emptyset", "\\{\\}"):
+        return Seq([], ordered=False, left="\\{", right="\\}")
+    if s == "\\R":
+        return Interval(scalar("-\\infty"), scalar("\\infty"), True, True)
+    union = split_top(s, ("\\cup",))
+    if len(union) > 1:
+        return Union([_parse(p, depth + 1) for p in union])
+    commas = split_top(s, (",",))
+    if len(commas) > 1 and sum(len(split_top(p, ("=",))) > 1 for p in commas) > 1:  # x = 1, y = 2
+        return Seq([_parse(p, depth + 1) for p in commas if p.strip()], ordered=False)
+    eq = split_top(s, ("=",))
+    if len(eq) > 1:
+        if any(not p.strip() for p in eq):
+            raise AnswerParseError("empty side of an equation")
+        lhs = _parse(eq[0], depth + 1)
+        rhs = _parse(eq[-1], depth + 1)
+        if isinstance(lhs, Scalar) and (not free_symbols(lhs.node) or (len(eq) > 2 and lhs.node[0] != "sym")):
+            return rhs  # `3 \cdot 4 = 12`, `x = 2 + 3 = 5`: a computation whose result is the answer
+        return Equation(lhs, rhs)
+    rel = _relation(s, depth)
+    if rel is not None:
+        return rel
+    if len(commas) > 1:
+        items = [_parse(p, depth + 1) for p in commas if p.strip()]
+        ordered = any(isinstance(i, Scalar) and i.node == ("ellipsis",) for i in items)
+        return Seq(items, ordered=ordered)
+    colon = split_top(s, (":",))
+    if len(colon) > 1 and all(p.strip() for p in colon):  # ratios and clock times: 1:2:3, 12:00
+        return Seq([_parse(p, depth + 1) for p in colon], ordered=True, left=":", right=":")
+    m = _MATRIX_RE.match(s)
+    if m:
+        rows = [r for r in re.split(r"\\\\", m.group(2)) if r.strip() and not r.strip().startswith("\\hline")]
+        return Matrix([[scalar(c.strip()) for c in split_top(r, ("&",))] for r in rows])
+    enclosed = _enclosed(s)
+    if enclosed is not None:
+        left, inner, right = enclosed
+        items = [p for p in split_top(inner, (",",))]
+        if left == "\\{":
+            return Seq(
+                [_parse(p, depth + 1) for p in items if p.strip()], ordered=False, left=left, right=right
+            )
+        if left == "\\langle":
+            return Seq([_parse(p, depth + 1) for p in items], ordered=True, left="(", right=")")
+        if len(items) > 1:
+            parsed = [_parse(p, depth + 1) for p in items]
+            return Seq(parsed, ordered=True, left=left, right=right)
+        inner_shape = _parse(inner, depth + 1)
+        if not isinstance(inner_shape, Scalar):
+            return inner_shape
+    return _from_scalar(s)
+
+
+def _relation(s: str, depth: int) -> Answer | None:
+    """Inequality chains: a single variable between bounds becomes an interval (`1 < x \\le 3` -> (1, 3])."""
+    pieces: list[str] = []
+    ops: list[str] = []
+    rest = s
+    while True:
+        best: tuple[int, str, str] | None = None
+        for token, name in _RELATIONS:
+            parts = split_top(rest, (token,))
+            if len(parts) > 1:
+                idx = len(parts[0])
+                if best is None or idx < best[0]:
+                    best = (idx, token, name)
+        if best is None:
+            break
+        idx, token, name = best
+        pieces.append(rest[:idx])
+        ops.append(name)
+        rest = rest[idx + len(token) :]
+    if not ops:
+        return None
+    pieces.append(rest)
+    scalars = [scalar(p.strip()) for p in pieces]
+    syms = [i for i, sc in enumerate(scalars) if sc.node[0] == "sym"]
+    inf = scalar("\\infty")
+    ninf = Scalar(("neg", inf.node), "-\\infty")
+    if "ne" not in ops and len(syms) == 1 and len(ops) <= 2:
+        i = syms[0]
+        lo, hi, lo_open, hi_open = ninf, inf, True, True
+        for j, op in enumerate(ops):
+            other = scalars[j] if j + 1 == i else scalars[j + 1]
+            var_on_left = j == i
+            upper = (op in ("lt", "le")) == var_on_left
+            strict = op in ("lt", "gt")
+            if upper:
+                hi, hi_open = other, strict
+            else:
+                lo, lo_open = other, strict
+        return Interval(lo, hi, lo_open, hi_open)
+    return Relation(scalars, ops)
+
+
+def describe(answer: Answer) -> str:
+    """A readable rendering of a parsed answer (for `Verdict.details`)."""
+    return answer.show()

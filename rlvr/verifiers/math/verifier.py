@@ -1,0 +1,370 @@
+"""`MathVerifier`: extract -> normalise -> parse -> compare, with a hard deadline on everything unbounded.
+
+How the hard timeout works when `verify` is called directly (not through a `VerifierPool`):
+
+1. The *fast stage* runs in the calling process: extraction, normalisation, parsing and the bounded
+   evaluators of `evaluate.py` (exact rationals with size limits, high-precision numerics with magnitude
+   limits). Its cost is bounded by construction, so it needs no deadline, and it decides most answers
+   (every number, fraction, decimal, rational function, and every refutation) in microseconds. Values too
+   large for the bounds (`10^{10^{10}}`, power towers) are decided structurally or answered `timeout` here.
+2. Whatever needs sympy (a proof that two different-looking closed forms are equal) is sent, as the whole
+   pair, to a shared `VerifierPool` of worker processes that this verifier starts lazily. The pool
+   SIGKILLs a worker that passes `timeout_s` and answers `timeout`; the next call gets a fresh worker.
+   The pool is thread-safe, so `verify` works from threads, asyncio (`await pool.averify(...)` or
+   `loop.run_in_executor`) and Ray actors, none of which `signal.alarm` supports.
+3. Inside a pool worker (detected automatically) or with `in_process=True`, the sympy stage runs in the
+   current process: the surrounding pool already enforces the deadline.
+
+`verify_batch` runs the fast stage here and sends only undecided pairs to the pool, on all cores.
+The parsed gold is cached (LRU), so grading many completions of one prompt parses the gold once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rlvr.core.errors import ConfigError, DataError
+from rlvr.core.types import Reason, Verdict
+from rlvr.verifiers.base import Verifier, verifier
+from rlvr.verifiers.math import compare as cmp
+from rlvr.verifiers.math.extract import METHODS, extract_answer, extract_gold
+from rlvr.verifiers.math.normalize import canonical_text, normalize_answer
+from rlvr.verifiers.math.structure import (
+    Answer,
+    AnswerParseError,
+    Choice,
+    Text,
+    describe,
+    parse_answer,
+    parse_choice,
+)
+
+_TRAILING_WORDS_RE = re.compile(r"(?:\s+[A-Za-z][A-Za-z\-']*\.?)+\s*$")
+
+
+@dataclass(frozen=True)
+class MathVerifierConfig:
+    """Settings of `MathVerifier`; every field has a default that suits RL on MATH/GSM8K-style data."""
+
+    timeout_s: float = 5.0
+    """Hard deadline in seconds for one verification's sympy stage; past it the worker is killed -> `timeout`."""
+
+    num_workers: int | None = None
+    """Worker processes for the sympy stage and `verify_batch` (None: one per available CPU)."""
+
+    rel_tol: float = 1e-9
+    """Relative tolerance between a decimal answer and the other side (exact values never use it)."""
+
+    min_significant_digits: int = 3
+    """A decimal approximation of a closed form counts only if it gives at least this many significant digits
+    and equals the exact value rounded or truncated to those digits (`1.41` for `\\sqrt{2}`, not `1.4`)."""
+
+    extraction: tuple[str, ...] = METHODS
+    """Where to look for the answer in a completion, in order: `boxed`, `gsm8k`, `final_answer`, `last_math`."""
+
+    strip_units: bool = True
+    """Drop units and currency after a number (`5\\text{ cm}` -> 5); differing units on both sides are wrong."""
+
+    percent: bool = True
+    """`50\\%` also matches `0.5` and `50`."""
+
+    degrees: bool = True
+    """`30^\\circ` also matches `30` and `\\frac{\\pi}{6}`."""
+
+    symbolic: bool = True
+    """Use the sympy stage; if False, answers the fast stage cannot decide are `wrong` and no workers start."""
+
+    in_process: bool = False
+    """Run the sympy stage in this process without a deadline (for code already inside a killable worker)."""
+
+    max_answer_chars: int = 2000
+    """Longer extracted answers are `wrong` without parsing (a guard against pathological output)."""
+
+    gold_cache_size: int = 4096
+    """How many parsed gold answers to keep (0 disables the cache)."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.extraction, str | list):
+            object.__setattr__(
+                self,
+                "extraction",
+                (self.extraction,) if isinstance(self.extraction, str) else tuple(self.extraction),
+            )
+        checks = [
+            (
+                isinstance(self.timeout_s, int | float) and 0 < self.timeout_s < math.inf,
+                f"timeout_s must be a positive number of seconds, got {self.timeout_s!r}; e.g. timeout_s=5",
+            ),
+            (
+                self.num_workers is None or (isinstance(self.num_workers, int) and self.num_workers >= 1),
+                f"num_workers must be None (one per CPU) or an int >= 1, got {self.num_workers!r}",
+            ),
+            (
+                isinstance(self.rel_tol, int | float) and 0 <= self.rel_tol < 0.5,
+                f"rel_tol must be in [0, 0.5), got {self.rel_tol!r}; use 0 to accept only the digits-given rule",
+            ),
+            (
+                isinstance(self.min_significant_digits, int) and self.min_significant_digits >= 1,
+                f"min_significant_digits must be an int >= 1, got {self.min_significant_digits!r}",
+            ),
+            (
+                bool(self.extraction) and all(m in METHODS for m in self.extraction),
+                f"extraction must be a non-empty tuple drawn from {METHODS}, got {self.extraction!r}",
+            ),
+            (
+                isinstance(self.max_answer_chars, int) and self.max_answer_chars >= 1,
+                f"max_answer_chars must be an int >= 1, got {self.max_answer_chars!r}",
+            ),
+            (
+                isinstance(self.gold_cache_size, int) and self.gold_cache_size >= 0,
+                f"gold_cache_size must be an int >= 0 (0 disables caching), got {self.gold_cache_size!r}",
+            ),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ConfigError(f"MathVerifierConfig: {message}")
+
+    @property
+    def compare_options(self) -> cmp.CompareOptions:
+        """The knobs the comparison layer needs."""
+        return cmp.CompareOptions(self.rel_tol, self.min_significant_digits, self.percent, self.degrees, True)
+
+
+@dataclass(frozen=True)
+class _Gold:
+    """A parsed reference: its answer text and shape, or why it could not be parsed."""
+
+    text: str
+    unit: str | None
+    answer: Answer | None
+    error: str | None
+
+
+_SHARED_POOLS: dict[MathVerifierConfig, Any] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _close_pool(pool: Any) -> None:
+    pool.close()
+
+
+@verifier("math")
+class MathVerifier(Verifier):
+    """Grades a math completion against a gold answer (`verify(completion, gold) -> Verdict`)."""
+
+    worker_preload: ClassVar[tuple[str, ...]] = ("rlvr.verifiers.math.symbolic",)
+
+    def __init__(self, config: MathVerifierConfig | None = None, **overrides: Any) -> None:
+        if config is not None and not isinstance(config, MathVerifierConfig):
+            raise ConfigError(f"MathVerifier takes a MathVerifierConfig, got {type(config).__name__}")
+        try:
+            self.config = dataclasses.replace(config or MathVerifierConfig(), **overrides)
+        except TypeError as exc:
+            fields = ", ".join(f.name for f in dataclasses.fields(MathVerifierConfig))
+            raise ConfigError(
+                f"unknown MathVerifierConfig field in {sorted(overrides)}; fields are: {fields}"
+            ) from exc
+        self._init_runtime()
+
+    def _init_runtime(self) -> None:
+        self._gold_cache: OrderedDict[str, _Gold] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._fast_opts = dataclasses.replace(self.config.compare_options, allow_sympy=False)
+        self._full_opts = self.config.compare_options
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"config": self.config}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.config = state["config"]
+        self._init_runtime()
+
+    def __repr__(self) -> str:
+        return f"MathVerifier({self.config!r})"
+
+    def warmup(self) -> None:
+        """Import the sympy stage (pool workers call this before taking jobs)."""
+        if self.config.symbolic:
+            from rlvr.verifiers.math import symbolic  # noqa: F401
+
+    # -- references ---------------------------------------------------------------------------------------
+    def _gold(self, gold: str) -> _Gold:
+        with self._cache_lock:
+            cached = self._gold_cache.get(gold)
+            if cached is not None:
+                self._gold_cache.move_to_end(gold)
+                return cached
+        parsed = self._parse_gold(gold)
+        if self.config.gold_cache_size:
+            with self._cache_lock:
+                self._gold_cache[gold] = parsed
+                while len(self._gold_cache) > self.config.gold_cache_size:
+                    self._gold_cache.popitem(last=False)
+        return parsed
+
+    def _parse_gold(self, gold: Any) -> _Gold:
+        if isinstance(gold, int | float) and not isinstance(gold, bool):
+            gold = repr(gold) if isinstance(gold, float) else str(gold)
+        if not isinstance(gold, str) or not gold.strip():
+            return _Gold("", None, None, f"gold answer must be a non-empty string, got {gold!r}")
+        text = extract_gold(gold)
+        if len(text) > 20 * self.config.max_answer_chars:
+            return _Gold(text, None, None, "gold answer is too long to be an answer")
+        choice = parse_choice(normalize_answer(text, units=False).text)
+        if choice is not None and len(text.strip().strip("()$").replace("\\text", "").strip("{}()")) == 1:
+            return _Gold(text, None, choice, None)
+        norm = normalize_answer(text, units=self.config.strip_units)
+        try:
+            return _Gold(text, norm.unit, parse_answer(norm.text), None)
+        except AnswerParseError as exc:
+            return _Gold(text, norm.unit, None, str(exc))
+        except RecursionError:
+            return _Gold(text, norm.unit, None, "gold answer nested too deeply")
+
+    def validate_reference(self, reference: Any) -> None:
+        """Raise `DataError` if the gold answer cannot be parsed (tasks call this when they load)."""
+        parsed = self._gold(reference) if isinstance(reference, str) else self._parse_gold(reference)
+        if parsed.answer is None:
+            raise DataError(
+                f"math gold answer {reference!r} cannot be parsed ({parsed.error}); fix or drop this row, or "
+                "give the answer in plain LaTeX such as '\\frac{1}{2}', '(1, 2)' or '[0, \\infty)'"
+            )
+
+    # -- grading -------------------------------------------------------------------------------------------
+    def verify(self, completion: str, reference: Any) -> Verdict:
+        """Grade `completion` against the gold `reference`; never raises on model output."""
+        try:
+            verdict = self._check(completion, reference, self._fast_opts)
+        except Exception as exc:  # a bug here must not crash an RL loop
+            return Verdict.fail(Reason.ERROR, error=f"{type(exc).__name__}: {exc}")
+        if verdict is not None:
+            return verdict
+        if self.config.in_process or _in_worker():
+            return self._check_full(completion, reference)
+        return self._pool().verify(completion, reference)
+
+    def verify_batch(self, pairs: Iterable[tuple[str, Any]]) -> list[Verdict]:
+        """Grade many pairs: cheap checks here, sympy checks on all cores; results in input order."""
+        pairs = list(pairs)
+        results: list[Verdict | None] = []
+        for completion, reference in pairs:
+            try:
+                results.append(self._check(completion, reference, self._fast_opts))
+            except Exception as exc:
+                results.append(Verdict.fail(Reason.ERROR, error=f"{type(exc).__name__}: {exc}"))
+        todo = [i for i, v in enumerate(results) if v is None]
+        if todo:
+            if self.config.in_process or _in_worker():
+                for i in todo:
+                    results[i] = self._check_full(*pairs[i])
+            else:
+                pool = self._pool()
+                futures = {i: pool.submit(*pairs[i]) for i in todo}
+                for i, fut in futures.items():
+                    results[i] = fut.result()
+        return [v for v in results if v is not None]
+
+    def _check_full(self, completion: str, reference: Any) -> Verdict:
+        try:
+            verdict = self._check(completion, reference, self._full_opts)
+        except RecursionError:
+            return Verdict.fail(Reason.WRONG, error="expression nested too deeply")
+        except Exception as exc:
+            return Verdict.fail(Reason.ERROR, error=f"{type(exc).__name__}: {exc}")
+        assert verdict is not None  # with sympy allowed every comparison decides
+        return verdict
+
+    def _pool(self) -> Any:
+        """The shared worker pool for this configuration (started on first use, closed at exit)."""
+        with _SHARED_LOCK:
+            pool = _SHARED_POOLS.get(self.config)
+            if pool is None:
+                from rlvr.verifiers.pool import VerifierPool
+
+                worker = MathVerifier(dataclasses.replace(self.config, in_process=True))
+                pool = VerifierPool(
+                    worker, num_workers=self.config.num_workers, timeout_s=self.config.timeout_s
+                )
+                _SHARED_POOLS[self.config] = pool
+                weakref.finalize(pool, _close_pool, pool)
+            return pool
+
+    def _check(self, completion: str, reference: Any, opts: cmp.CompareOptions) -> Verdict | None:
+        """The verdict, or None when only the sympy stage can decide (and `opts` does not allow it)."""
+        gold = self._gold(reference) if isinstance(reference, str) else self._parse_gold(reference)
+        if gold.answer is None:
+            return Verdict.fail(Reason.UNPARSABLE_GOLD, gold=str(reference)[:200], error=gold.error)
+        if not isinstance(completion, str):
+            return Verdict.fail(
+                Reason.NO_ANSWER, error=f"completion must be a string, got {type(completion).__name__}"
+            )
+        found = extract_answer(completion, self.config.extraction)
+        if found is None or not found.answer.strip():
+            return Verdict.fail(Reason.NO_ANSWER, method=found.method if found else None)
+        details: dict[str, Any] = {
+            "extracted": found.answer[:500],
+            "method": found.method,
+            "gold": gold.text[:200],
+        }
+        if len(found.answer) > self.config.max_answer_chars:
+            return Verdict.fail(Reason.WRONG, error="answer too long", **details)
+        if isinstance(gold.answer, Choice):
+            choice = parse_choice(normalize_answer(found.answer, units=False).text)
+            details["parsed"] = choice.letter if choice else None
+            ok = choice is not None and choice.letter == gold.answer.letter
+            return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+        norm = normalize_answer(found.answer, units=self.config.strip_units)
+        if isinstance(gold.answer, Text):
+            ok = canonical_text(found.answer) == gold.answer.key
+            details["parsed"] = canonical_text(found.answer)
+            return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+        pred = self._parse_pred(norm.text)
+        if pred is None:
+            return Verdict.fail(Reason.WRONG, error="the answer could not be parsed", **details)
+        details["parsed"] = describe(pred)[:500]
+        details["gold_parsed"] = describe(gold.answer)[:500]
+        if gold.unit and norm.unit and gold.unit != norm.unit:
+            return Verdict.fail(
+                Reason.WRONG, error=f"unit {norm.unit!r} differs from the gold's {gold.unit!r}", **details
+            )
+        try:
+            ok = cmp.answers_equal(gold.answer, pred, opts)
+        except cmp.NeedsSympy:
+            if not self.config.symbolic:
+                return Verdict.fail(
+                    Reason.WRONG, error="deciding needs the sympy stage, which is disabled", **details
+                )
+            return None
+        except cmp.Undecidable as exc:
+            return Verdict.fail(Reason.TIMEOUT, error=str(exc), **details)
+        return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+
+    @staticmethod
+    def _parse_pred(text: str) -> Answer | None:
+        """Parse a completion's answer; prose after a number (`5 boxes`) is dropped as a last resort."""
+        try:
+            answer = parse_answer(text)
+        except (AnswerParseError, RecursionError):
+            answer = None
+        if answer is None or isinstance(answer, Text):
+            stripped = _TRAILING_WORDS_RE.sub("", text)
+            if stripped and stripped != text:
+                try:
+                    return parse_answer(stripped)
+                except (AnswerParseError, RecursionError):
+                    return answer
+        return answer
+
+
+def _in_worker() -> bool:
+    from rlvr.verifiers.pool import in_worker
+
+    return in_worker()
