@@ -6,6 +6,7 @@ import json
 import marshal
 import math
 import re
+import sys
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +35,20 @@ def _sources() -> tuple[str, str]:
     """(judge source, program-server source), each with the wire codec in front."""
     wire = (HERE / "wire.py").read_text()
     return wire + "\n" + (HERE / "judge.py").read_text(), wire + "\n" + (HERE / "server.py").read_text()
+
+
+@cache
+def _program_files(version: tuple[int, int] | None, module: str) -> tuple[str, dict[str, bytes]]:
+    """The judged program's main script and support files: the server precompiled when the sandbox runs
+    this interpreter's version (compiling it in every run would cost more than the rest of a small run)."""
+    header = f"SOLUTION_PATH = 'solution.py'\nMODULE_NAME = {module!r}\n"
+    server = _sources()[1]
+    if version == sys.version_info[:2]:
+        blob = marshal.dumps(compile(server, "rlvr_server.py", "exec"))
+        return header + "import marshal\nexec(marshal.loads(open('.rlvr_server', 'rb').read()))\n", {
+            ".rlvr_server": blob
+        }
+    return header + server, {}
 
 
 @dataclass(frozen=True)
@@ -126,14 +141,14 @@ class CodeVerifier(Verifier):
     def _verify_functions(self, program: str, tests: CodeTests) -> Verdict:
         cfg = self.config
         full = self.compose(program, tests)
-        judge_source, server_source = _sources()
+        judge_source = _sources()[0]
         module = "__main__" if cfg.run_main_block else "solution"
-        header = f"SOLUTION_PATH = 'solution.py'\nMODULE_NAME = {module!r}\n"
+        main, support = _program_files(self.sandbox.python_version, module)
         spec = {"program": full, "setup": list(tests.setup), "steps": [list(s) for s in tests.steps],
                 "functions": [list(f) for f in tests.functions], "max_chars": cfg.max_detail_chars}  # fmt: skip
         result = self.sandbox.run(
-            header + server_source,
-            files={"solution.py": full},
+            main,
+            files={"solution.py": full, **support},
             timeout_s=cfg.timeout_s,
             memory_mb=cfg.memory_mb,
             judge=Judge(judge_source, marshal.dumps(spec)),

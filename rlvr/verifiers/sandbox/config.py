@@ -59,9 +59,9 @@ class SandboxConfig:
     uid_base: int = 1_500_000_000
     """First host uid of the per-slot unprivileged users (root mode; 2 uids per slot)."""
     preload: tuple[str, ...] = (
-        "ast", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools",
+        "ast", "base64", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools",
         "hashlib", "heapq", "itertools", "json", "math", "operator", "random", "re", "statistics",
-        "string", "typing",
+        "string", "struct", "typing",
     )  # fmt: skip
     """Modules the warm pool imports once, so programs that use them start faster."""
     docker_image: str = "python:3.11-slim"

@@ -17,8 +17,10 @@ when it ended; b"X" + text if the sandbox itself could not be set up.
 """
 
 import ctypes
+import fcntl
 import marshal
 import os
+import resource
 import sys
 
 CLONE_NEWNS = 0x00020000
@@ -129,8 +131,6 @@ def write_all(fd, data):
 
 def move_fds(mapping):
     """dup2 each source fd onto its target number (targets may collide with sources), close the rest."""
-    import fcntl
-
     top = max(mapping) + 1
     # copies numbered above every target first, so no dup2 below overwrites a source still needed
     high = {target: fcntl.fcntl(src, fcntl.F_DUPFD_CLOEXEC, top) for target, src in mapping.items()}
@@ -149,8 +149,6 @@ def drop_privileges(uid, gid):
 
 
 def set_rlimits(limits):
-    import resource
-
     for name, value in limits.items():
         soft, hard = value if isinstance(value, tuple) else (value, value)
         resource.setrlimit(getattr(resource, name), (soft, hard))
@@ -258,29 +256,31 @@ def child_setup(run, uid, gid, fdmap, limits, oom_adj, dumpable):
         prctl(PR_SET_DUMPABLE, 1)
 
 
-def init_main(run, fds, cgroup_fds):
-    """pid 1 of the run's pid namespace: set up per-run namespaces and mounts, fork the program, report."""
+SETUP_FAILED = 3
+
+
+def prepare_init(box):
+    """pid 1 of a fresh pid namespace, before its run is known: private namespaces, /proc, tmpfs dirs."""
+    prctl(PR_SET_PDEATHSIG, SIGKILL)
+    flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP
+    if not box["network"]:
+        flags |= CLONE_NEWNET
+    unshare(flags)
+    hostname = b"sandbox"
+    _libc.sethostname(hostname, len(hostname))
+    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    size = f"size={box['disk_mb']}m"
+    owner = f"uid={box['uid']},gid={box['gid']}"
+    mount("tmpfs", box["workdir"], "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0700,{owner}")
+    mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
+    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
+
+
+def run_init(run, fds, box):
+    """pid 1 with its run: fork the program (and judge), report start and end, then exit, which makes the
+    kernel kill whatever is left in the namespace."""
     status_fd = fds["status"]
     try:
-        prctl(PR_SET_PDEATHSIG, SIGKILL)
-        if run is None:  # warm pool: only this process ever reads the run's payload, never the zygote
-            run = marshal.loads(os.pread(fds["payload"], os.fstat(fds["payload"]).st_size, 0))
-            os.close(fds["payload"])
-        for fd in cgroup_fds:
-            os.write(fd, b"0")  # "0" = this process; children inherit the cgroup
-            os.close(fd)
-        flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP
-        if not run["network"]:
-            flags |= CLONE_NEWNET
-        unshare(flags)
-        hostname = b"sandbox"
-        _libc.sethostname(hostname, len(hostname))
-        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-        uid, gid = run["uid"], run["gid"]
-        size = f"size={run['disk_mb']}m"
-        mount("tmpfs", run["workdir"], "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0700,uid={uid},gid={gid}")
-        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
-        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
         stdin_fd = os.memfd_create("stdin", 0)
         write_all(stdin_fd, run["stdin"])
         os.lseek(stdin_fd, 0, 0)
@@ -300,7 +300,7 @@ def init_main(run, fds, cgroup_fds):
     prog = os.fork()
     if prog == 0:
         try:
-            child_setup(run, uid, gid, prog_fds, run["rlimits"], 1000, True)
+            child_setup(run, box["uid"], box["gid"], prog_fds, run["rlimits"], 1000, True)
         except BaseException as exc:
             os.write(2, f"sandbox: program setup failed: {exc!r}\n".encode())
             os._exit(127)
@@ -312,7 +312,7 @@ def init_main(run, fds, cgroup_fds):
             devnull = os.open("/dev/null", os.O_RDWR)
             judge_fds = {0: devnull, 1: devnull, 2: devnull, 3: to_judge_r, 4: to_prog_w, 5: fds["report"]}
             try:
-                child_setup(run, judge["uid"], judge["gid"], judge_fds, judge["rlimits"], 0, False)
+                child_setup(run, box["judge_uid"], box["judge_uid"], judge_fds, judge["rlimits"], 0, False)
             except BaseException:
                 os._exit(127)
             run_judge(run, judge)
@@ -323,6 +323,12 @@ def init_main(run, fds, cgroup_fds):
     os.write(status_fd, b"S")
 
     result = {"exit": None, "judge_exit": None, "maxrss_kb": 0, "cpu_s": 0.0}
+
+    def record(status, usage):
+        result["exit"] = os.waitstatus_to_exitcode(status)
+        result["maxrss_kb"] = usage.ru_maxrss
+        result["cpu_s"] = usage.ru_utime + usage.ru_stime
+
     waiting = {prog} if judge_pid is None else {judge_pid}
     while waiting:
         try:
@@ -330,30 +336,26 @@ def init_main(run, fds, cgroup_fds):
         except ChildProcessError:
             break
         if pid == prog:
-            result["exit"] = os.waitstatus_to_exitcode(status)
-            result["maxrss_kb"] = usage.ru_maxrss
-            result["cpu_s"] = usage.ru_utime + usage.ru_stime
+            record(status, usage)
         elif pid == judge_pid:
             result["judge_exit"] = os.waitstatus_to_exitcode(status)
         waiting.discard(pid)
     if result["exit"] is None and judge_pid is not None:
-        # the judge is done; the program normally exits at once on EOF of its request pipe
+        # the judge is done; the program normally exits at once on end of file of its request pipe
         import time
 
         for _ in range(100):
             pid, status, usage = os.wait4(prog, os.WNOHANG)
             if pid == prog:
-                result["exit"] = os.waitstatus_to_exitcode(status)
-                result["maxrss_kb"] = usage.ru_maxrss
-                result["cpu_s"] = usage.ru_utime + usage.ru_stime
+                record(status, usage)
                 break
             time.sleep(0.001)
     write_all(status_fd, b"E" + marshal.dumps(result))
     os._exit(0)  # as pid 1 this kills every process left in the namespace
 
 
-def spawn_init(run, fds, cgroup_fds, own_pidns_fd, close_fds=()):
-    """Fork the run's init into a fresh pid namespace; returns its pid (in our namespace)."""
+def fork_init(own_pidns_fd):
+    """Fork into a fresh pid namespace (the child is its pid 1); returns the child's pid, 0 in the child."""
     unshare(CLONE_NEWPID)
     pid = -1
     try:
@@ -361,13 +363,6 @@ def spawn_init(run, fds, cgroup_fds, own_pidns_fd, close_fds=()):
     finally:
         if own_pidns_fd is not None and pid != 0:
             setns(own_pidns_fd, CLONE_NEWPID)  # the zygote's next fork gets a fresh namespace again
-    if pid == 0:
-        for fd in close_fds:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        init_main(run, fds, cgroup_fds)
     return pid
 
 
@@ -379,26 +374,23 @@ def cold_main(args):
     """One-shot launcher: set up the root, run one program, exit when it is done."""
     fds = args["fds"]
     try:
-        cgroup_fds = open_cgroup_procs(args["cgroup_procs"])
         setup_root(args["root"])
         run = marshal.loads(args["run"])
+        # meanwhile the host has been moving this process into the slot's cgroups (slow in cgroup v1, so it
+        # overlaps our start-up); the run may start once it says so
+        if os.read(fds.pop("go"), 1) != b"1":
+            os._exit(1)
+        pid = fork_init(None)
+        if pid == 0:
+            prepare_init(run["box"])
+            run_init(run, fds, run["box"])
     except BaseException as exc:
         import traceback
 
         write_all(fds["status"], b"X" + "".join(traceback.format_exception(exc)).encode())
         os._exit(1)
-    pid = spawn_init(run, fds, cgroup_fds, None)
     os.waitpid(pid, 0)
     os._exit(0)
-
-
-def reap():
-    while True:
-        try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                return
-        except ChildProcessError:
-            return
 
 
 def zygote_main(args):
@@ -410,7 +402,7 @@ def zygote_main(args):
         slots = {slot: open_cgroup_procs(paths) for slot, paths in args["slots"].items()}
         own_pidns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
         setup_root(args["root"])
-        for name in ("fcntl", "resource", "atexit", "socket", *args["preload"]):
+        for name in ("atexit", "select", *args["preload"]):
             try:
                 __import__(name)
             except BaseException:
@@ -428,9 +420,15 @@ def zygote_main(args):
             os._exit(0)
         if not msg:
             os._exit(0)  # the host closed the socket: shut down; slot zygotes and their runs die with us
-        reap()
+        while True:  # reap slot zygotes that ended
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
         try:
-            slot = marshal.loads(msg)["slot"]
+            request = marshal.loads(msg)
+            slot = request["slot"]
             pid = os.fork()
             if pid == 0:
                 try:
@@ -443,7 +441,7 @@ def zygote_main(args):
                                     fd, b"0"
                                 )  # join the slot's cgroups once; every run forked inherits them
                             os.close(fd)
-                    slot_zygote(socket.socket(fileno=fds[0]), own_pidns)
+                    slot_zygote(socket.socket(fileno=fds[0]), own_pidns, request["box"])
                 finally:
                     os._exit(1)
             ctrl.sendall(b"Z")
@@ -457,32 +455,56 @@ def zygote_main(args):
                 os.close(fd)
 
 
-def slot_zygote(sock, own_pidns):
-    """One slot's zygote (already in the slot's cgroups): fork one init per request on its socket."""
+def slot_zygote(sock, own_pidns, box):
+    """One slot's zygote (already in the slot's cgroups): keeps one prepared init waiting for the next run."""
+    import select
+
+    hangup = select.poll()
+    hangup.register(sock, select.POLLHUP)
+    while True:
+        pid = fork_init(own_pidns)
+        if pid == 0:
+            ready_init(sock, own_pidns, box)
+        _, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) == SETUP_FAILED:
+            os._exit(1)  # it told the host why; do not spin
+        for _fd, events in hangup.poll(0):
+            if events & select.POLLHUP:
+                os._exit(0)  # the host closed the slot
+
+
+def ready_init(sock, own_pidns, box):
+    """A prepared init: wait on the slot's socket for a run, acknowledge with a pidfd of itself, run it."""
     import socket
 
-    while True:
+    try:
+        os.close(own_pidns)
+        prepare_init(box)
+    except BaseException as exc:
+        import traceback
+
         try:
-            msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 16, 8)
-        except OSError:
-            os._exit(0)
-        if not msg:
-            os._exit(0)
-        reap()
-        try:
-            fdmap = dict(zip(marshal.loads(msg)["fds"], fds))
-            pid = spawn_init(None, fdmap, [], own_pidns, [sock.fileno(), own_pidns])
-            pidfd = os.pidfd_open(pid)
-            socket.send_fds(sock, [b"P"], [pidfd])
-            os.close(pidfd)
-        except BaseException as exc:
-            try:
-                sock.sendall(b"X" + repr(exc).encode())
-            except OSError:
-                os._exit(1)
+            sock.send(b"X" + "".join(traceback.format_exception(exc)).encode()[:60000])
         finally:
-            for fd in fds:
-                os.close(fd)
+            os._exit(SETUP_FAILED)
+    try:
+        msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 16, 8)
+    except OSError:
+        os._exit(0)
+    if not msg:
+        os._exit(0)
+    fdmap = dict(zip(marshal.loads(msg)["fds"], fds))
+    pidfd = os.pidfd_open(os.getpid())  # this process (pid 1 here), for the host to wait on and kill
+    socket.send_fds(sock, [b"A"], [pidfd])
+    os.close(pidfd)
+    sock.close()
+    try:
+        run = marshal.loads(os.pread(fdmap["payload"], os.fstat(fdmap["payload"]).st_size, 0))
+        os.close(fdmap["payload"])
+    except BaseException as exc:
+        write_all(fdmap["status"], b"X" + repr(exc).encode())
+        os._exit(1)
+    run_init(run, fdmap, box)
 
 
 def _main(args):

@@ -160,6 +160,7 @@ class _Zygote:
     slot's cgroups once), and each slot zygote forks one isolated init per run."""
 
     def __init__(self, backend: LocalBackend) -> None:
+        self.backend = backend
         self.lock = threading.Lock()
         self.slot_socks: dict[int, socket.socket] = {}
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -193,10 +194,11 @@ class _Zygote:
             return sock
         if sock is not None:
             sock.close()
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             with self.lock:
-                socket.send_fds(self.sock, [marshal.dumps({"slot": slot.index})], [theirs.fileno()])
+                request = {"slot": slot.index, "box": self.backend.box(slot)}
+                socket.send_fds(self.sock, [marshal.dumps(request)], [theirs.fileno()])
                 reply = self.sock.recv(1 << 16)
         finally:
             theirs.close()
@@ -209,22 +211,27 @@ class _Zygote:
         return ours
 
     def spawn(self, slot: Slot, fds: dict[str, int]) -> int:
-        """Start one run in `slot` with these fds; returns a pidfd of the run's init. The caller holds the slot."""
+        """Hand one run to the slot's prepared init; returns a pidfd of that init. The caller holds the slot."""
         header = marshal.dumps({"fds": list(fds)})
         for attempt in range(2):
             sock = self._slot_sock(slot, fresh=attempt > 0)
             try:
                 socket.send_fds(sock, [header], list(fds.values()))
                 msg, got, _, _ = socket.recv_fds(sock, 1 << 16, 1)
+            except TimeoutError:
+                raise SandboxError(
+                    f"the sandbox's slot {slot.index} did not take a run in {SETUP_TIMEOUT_S} s"
+                ) from None
             except OSError:
                 continue  # the slot zygote died (e.g. OOM-killed with a run): fork a new one and retry
-            if msg == b"P" and len(got) == 1:
+            if msg == b"A" and len(got) == 1:
                 return got[0]
             for fd in got:
                 os.close(fd)
             if msg:
+                self.slot_socks.pop(slot.index).close()
                 raise SandboxError(
-                    f"sandbox zygote could not start a run: {msg[1:].decode(errors='replace')}"
+                    f"the sandbox could not prepare a run ({FIX_HINT}):\n{msg[1:].decode(errors='replace')}"
                 )
         raise SandboxError("the sandbox's slot zygote keeps dying; see SandboxConfig limits")
 
@@ -267,6 +274,11 @@ class LocalBackend:
         self._opened = False
         self._zygote: _Zygote | None = None
         self._closed = False
+
+    @property
+    def python_version(self) -> tuple[int, int]:
+        """(major, minor) of the sandbox's interpreter."""
+        return self.version
 
     # -- lifecycle -------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -338,16 +350,22 @@ class LocalBackend:
                 ooms_before = slot.cgroup.oom_kills()
             run = self._run_spec(code, stdin, files, timeout, memory, slot, judge)
             result = self._execute(run, slot, timeout, judge)
+            # every process of the run is gone here: its init exits only after the kernel killed its pid
+            # namespace, and we waited for that init's exit (or its launcher's) in _collect
             memory_exceeded = False
             if slot.cgroup is not None:
-                if not cfg.warm:  # (warm runs are over once their init's pidfd fires: see _collect)
-                    slot.cgroup.wait_empty()
                 memory_exceeded = slot.cgroup.oom_kills() > ooms_before
             elif result.exit_code not in (0, None) and "MemoryError" in result.stderr[-2000:]:
                 memory_exceeded = True  # rlimit mode: the interpreter's own report (advisory)
             return _replace(result, memory_exceeded=memory_exceeded)
         finally:
             self.pool.release(slot)
+
+    def box(self, slot: Slot) -> dict[str, Any]:
+        """What a slot's inits are prepared with before any run is known."""
+        cfg = self.config
+        return {"network": cfg.network, "workdir": cfg.workdir, "disk_mb": cfg.max_file_mb, "uid": slot.uid,
+                "gid": slot.uid, "judge_uid": slot.judge_uid}  # fmt: skip
 
     def _run_spec(
         self, code, stdin, files, timeout, memory, slot: Slot, judge: Judge | None
@@ -372,12 +390,11 @@ class LocalBackend:
         judge_spec = None
         if judge is not None:
             _, judge_code = _compiled(judge.source, "<judge>", self.version)
-            judge_spec = {"code": judge_code, "data": bytes(judge.data), "uid": slot.judge_uid, "gid": slot.judge_uid,
+            judge_spec = {"code": judge_code, "data": bytes(judge.data),
                           "rlimits": {"RLIMIT_NPROC": 1, "RLIMIT_CORE": 0, "RLIMIT_CPU": (cpu, cpu + 1)}}  # fmt: skip
         return {
             "code": code, "stdin": stdin.encode() if isinstance(stdin, str) else bytes(stdin), "files": file_bytes,
-            "uid": slot.uid, "gid": slot.uid, "workdir": cfg.workdir, "disk_mb": cfg.max_file_mb,
-            "network": cfg.network, "env": self.env, "python_paths": list(cfg.python_paths), "rlimits": rlimits,
+            "workdir": cfg.workdir, "box": self.box(slot), "env": self.env, "python_paths": list(cfg.python_paths), "rlimits": rlimits,
             "judge": judge_spec,
         }  # fmt: skip
 
@@ -390,6 +407,7 @@ class LocalBackend:
         readers = {r: name for name, (r, _) in pipes.items()}
         proc: subprocess.Popen[bytes] | None = None
         pidfd: int | None = None
+        setup_error = ""
         try:
             if cfg.warm:
                 assert self._zygote is not None
@@ -404,15 +422,38 @@ class LocalBackend:
                 finally:
                     os.close(memfd)
             else:
-                args = {"mode": "cold", "fds": child_fds, "run": marshal.dumps(run),
-                        "cgroup_procs": slot.cgroup.procs_files if slot.cgroup else [], "root": self.root_spec}  # fmt: skip
-                proc = self.launch(args, list(child_fds.values()), stderr=child_fds["status"])
+                go_r, go_w = os.pipe2(os.O_CLOEXEC)
+                try:
+                    args = {"mode": "cold", "fds": {**child_fds, "go": go_r}, "run": marshal.dumps(run),
+                            "root": self.root_spec}  # fmt: skip
+                    proc = self.launch(args, [*child_fds.values(), go_r], stderr=child_fds["status"])
+                    os.close(go_r)
+                    go_r = -1
+                    self._enter_cgroups(proc, slot)
+                    os.write(go_w, b"1")
+                except OSError as exc:  # the launcher died early (it says why on the status pipe), or the
+                    setup_error = f"cannot start the run in its cgroups: {exc}"  # cgroups refused it
+                    if proc is not None:
+                        proc.kill()
+                finally:
+                    for fd in (go_r, go_w):
+                        if fd >= 0:
+                            os.close(fd)
         finally:
             for w in child_fds.values():
                 os.close(w)
-        return self._collect(readers, proc, pidfd, timeout, judge)
+        return self._collect(readers, proc, pidfd, timeout, judge, setup_error)
 
-    def _collect(self, readers, proc, pidfd, timeout, judge) -> ExecResult:
+    @staticmethod
+    def _enter_cgroups(proc: subprocess.Popen[bytes], slot: Slot) -> None:
+        """Move a cold launcher into the slot's cgroups (it waits for our go before starting the run)."""
+        if slot.cgroup is None:
+            return
+        for path in slot.cgroup.procs_files:
+            with open(path, "w") as f:
+                f.write(str(proc.pid))
+
+    def _collect(self, readers, proc, pidfd, timeout, judge, setup_error: str = "") -> ExecResult:
         """Read the run's pipes until all close, killing it at the deadline."""
         caps = {
             "stdout": _Capped(self.config.max_output_bytes),

@@ -29,6 +29,9 @@ class Backend(Protocol):
 
     def close(self) -> None: ...
 
+    @property
+    def python_version(self) -> tuple[int, int] | None: ...
+
 
 #: backend name -> class taking a `SandboxConfig` (lazy entries: docker is imported only when used).
 SANDBOX_BACKENDS: Registry[Any] = Registry("sandbox backend")
@@ -63,6 +66,11 @@ class Sandbox:
         return self._backend.run(
             code, stdin=stdin, files=files, timeout_s=timeout_s, memory_mb=memory_mb, judge=judge
         )
+
+    @property
+    def python_version(self) -> tuple[int, int] | None:
+        """(major, minor) of the sandbox's interpreter, or None when not known in advance (docker)."""
+        return self._backend.python_version
 
     def start(self) -> Sandbox:
         """Start the warm pool now instead of on the first run; returns self."""
