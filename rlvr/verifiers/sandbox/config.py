@@ -65,7 +65,9 @@ class SandboxConfig:
     )  # fmt: skip
     """Modules the warm pool imports once, so programs that use them start faster."""
     docker_image: str = "python:3.11-slim"
-    """Image of the docker backend."""
+    """Image of the docker backend (any image with `python` on its PATH)."""
+    docker_runtime: str | None = None
+    """OCI runtime of the docker backend, e.g. "runsc" (gVisor) for a kernel boundary; None: the default."""
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:

@@ -226,7 +226,10 @@ def run_judge(run, judge):
     os.environ.clear()
     sys.path[:] = [p for p in sys.path if p]  # not the cwd: nothing the program writes can shadow a module
     try:
-        code = marshal.loads(judge["code"])
+        if judge.get("kind", "marshal") == "marshal":
+            code = marshal.loads(judge["code"])
+        else:  # another Python version than the host's (e.g. a Docker image): compile here
+            code = compile(judge["code"].decode(), "<judge>", "exec")
         exec(
             code,
             {"__name__": "__rlvr_judge__", "DATA": judge["data"], "RPC_IN": 3, "RPC_OUT": 4, "REPORT": 5},
@@ -507,10 +510,26 @@ def ready_init(sock, own_pidns, box):
     run_init(run, fdmap, box)
 
 
+def docker_main(args):
+    """Inside a Docker container (which provides the namespaces and limits): run one program as its pid 1,
+    with the run's streams in files of a directory the host mounted."""
+    out = args["out_dir"]
+    fds = {}
+    for name in ("stdout", "stderr", "status", "report"):
+        fds[name] = os.open(
+            os.path.join(out, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600
+        )
+    with open(args["run_path"], "rb") as f:
+        run = marshal.loads(f.read())
+    run_init(run, fds, run["box"])
+
+
 def _main(args):
     os.umask(0o022)
     if args["mode"] == "zygote":
         zygote_main(args)
+    elif args["mode"] == "docker":
+        docker_main(args)
     else:
         cold_main(args)
 

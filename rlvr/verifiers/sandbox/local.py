@@ -389,8 +389,8 @@ class LocalBackend:
             rlimits["RLIMIT_AS"] = memory << 20
         judge_spec = None
         if judge is not None:
-            _, judge_code = _compiled(judge.source, "<judge>", self.version)
-            judge_spec = {"code": judge_code, "data": bytes(judge.data),
+            kind, judge_code = _compiled(judge.source, "<judge>", self.version)
+            judge_spec = {"kind": kind, "code": judge_code, "data": bytes(judge.data),
                           "rlimits": {"RLIMIT_NPROC": 1, "RLIMIT_CORE": 0, "RLIMIT_CPU": (cpu, cpu + 1)}}  # fmt: skip
         return {
             "code": code, "stdin": stdin.encode() if isinstance(stdin, str) else bytes(stdin), "files": file_bytes,
