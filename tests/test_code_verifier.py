@@ -352,3 +352,14 @@ def test_wire_round_trip_and_rejects_forgeries():
     assert type(wire.decode(wire.encode(Sneaky(3)))) is int
     with pytest.raises(wire.WireError):
         wire.encode(object())
+
+
+def test_verifier_pickles_as_config():
+    import pickle
+
+    v = pickle.loads(pickle.dumps(CodeVerifier(CodeVerifierConfig(timeout_s=4.0))))
+    try:
+        assert v.config.timeout_s == 4.0
+        assert v.verify(RIGHT_ADD, ADD).passed
+    finally:
+        v.close()

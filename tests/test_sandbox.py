@@ -530,3 +530,22 @@ def test_zygote_killed_from_outside_is_restarted(warm):
     zygote.proc.kill()
     zygote.proc.wait()
     assert warm.run("print('back')").stdout == "back\n"
+
+
+def test_forked_child_gets_its_own_pool_and_leaves_the_parents_alone(warm):
+    parent_uid = warm.run("import os; print(os.getuid())").stdout
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child process
+        try:
+            out = warm.run("import os; print(os.getuid())").stdout
+            warm.close()  # must not stop the parent's zygote
+            os.write(w, out.encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    child_uid = os.read(r, 100).decode()
+    os.waitpid(pid, 0)
+    os.close(r)
+    assert child_uid and child_uid != parent_uid
+    assert warm.run("print('parent pool alive')").stdout == "parent pool alive\n"

@@ -92,6 +92,13 @@ class CodeVerifier(Verifier):
         self._sandbox = sandbox
         self._lock = threading.Lock()
 
+    def __getstate__(self) -> dict[str, Any]:
+        # pickles (e.g. into VerifierPool workers or Ray actors) as config; the sandbox restarts there
+        return {"config": self.config, "sandbox": self._sandbox}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["config"], sandbox=state["sandbox"])  # type: ignore[misc]
+
     @property
     def sandbox(self) -> Sandbox:
         """The sandbox runs go to (created on first use; pass one in to share its pool)."""

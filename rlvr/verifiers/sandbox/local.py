@@ -274,6 +274,7 @@ class LocalBackend:
         self._opened = False
         self._zygote: _Zygote | None = None
         self._closed = False
+        self._pid = os.getpid()
 
     @property
     def python_version(self) -> tuple[int, int]:
@@ -281,8 +282,21 @@ class LocalBackend:
         return self.version
 
     # -- lifecycle -------------------------------------------------------------------------------------
+    def _forked(self) -> None:
+        """In a forked child: drop (without closing) the parent's pool and zygote, whose fds we share."""
+        for slot in self.pool.slots:
+            with contextlib.suppress(OSError):
+                os.close(slot.lock_fd)  # our copy would keep the parent's slot locked after it exits
+        self.pool = SlotPool(self.config.pool_size, self.config.uid_base, self.pool.cgroups, LOCK_DIR)
+        self._opened = False
+        self._zygote = None
+        self._start_lock = threading.Lock()  # the parent's may have been held by another thread at fork
+        self._pid = os.getpid()
+
     def start(self) -> None:
         """Claim the slots and, in warm mode, start the zygote (otherwise done by the first run)."""
+        if self._pid != os.getpid():
+            self._forked()
         with self._start_lock:
             if self._closed:
                 raise SandboxError("this Sandbox was closed; create a new one")
@@ -296,6 +310,8 @@ class LocalBackend:
 
     def close(self) -> None:
         """Stop the zygote, kill anything left, remove the cgroups and release the slot ids."""
+        if self._pid != os.getpid():
+            self._forked()  # never stop the parent's zygote from a forked child
         with self._start_lock:
             self._closed = True
             if self._zygote is not None:
