@@ -137,7 +137,8 @@ class BatchedEnv:
         if self._own_pool:
             from rlvr.verifiers.pool import VerifierPool
 
-            pool = VerifierPool(self.verifier, num_workers=num_workers, timeout_s=timeout_s)
+            limits = {} if timeout_s is None else {"timeout_s": timeout_s}  # None: the pool's default
+            pool = VerifierPool(self.verifier, num_workers=num_workers, **limits)
         self.pool = pool
 
     # ----- envs -----
