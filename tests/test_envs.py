@@ -44,6 +44,21 @@ def test_import_registers_every_builtin() -> None:
     assert rlvr.register_env is register_env
 
 
+def test_import_rlvr_stays_light() -> None:
+    """Registering the built-ins imports Gymnasium only: no torch, vLLM, datasets, sympy or sandbox."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, rlvr, gymnasium as gym\n"
+        "assert 'rlvr/MATH-v0' in gym.registry\n"
+        "print(sorted(m for m in ('torch', 'vllm', 'datasets', 'sympy', 'transformers', 'rlvr.tasks', "
+        "'rlvr.verifiers.sandbox') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 @pytest.mark.parametrize("env_id", sorted(ENVS.names()))
 @pytest.mark.parametrize("chat", [False, True])
 def test_check_env_passes_without_warnings(env_id: str, chat: bool) -> None:

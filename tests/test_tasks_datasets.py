@@ -77,6 +77,23 @@ def test_math_row_without_box_is_rejected_naming_the_row(tmp_path: Path) -> None
         load_math(path=path, on_invalid="ignore")  # type: ignore[arg-type]
 
 
+def test_ungradeable_gold_is_rejected_at_load(tmp_path: Path) -> None:
+    rows = _rows("math")[:4]
+    rows[2] = {**rows[2], "solution": r"So the answer is $\boxed{???}$."}
+    path = _write_jsonl(tmp_path / "ungradeable.jsonl", rows)
+    with pytest.raises(
+        DataError, match=r"MATH row 2 of .*: gold '\?\?\?' cannot be graded \(math gold answer"
+    ):
+        load_math(path=path)
+    m500 = _rows("math500")[:3]
+    m500[0] = {**m500[0], "answer": "1 +"}
+    path = _write_jsonl(tmp_path / "m500.jsonl", m500)
+    with pytest.raises(DataError, match=r"MATH-500 row 0 .*fixture/algebra/0.json.*'1 \+' cannot be graded"):
+        load_task("math500", path=str(path))
+    with pytest.warns(UserWarning, match="skipped 1 invalid rows"):
+        assert len(load_task("math500", path=str(path), on_invalid="skip")) == 2
+
+
 def test_missing_columns_and_paths_are_reported(tmp_path: Path) -> None:
     path = _write_jsonl(tmp_path / "x.jsonl", [{"problem": "1+1?"}])
     with pytest.raises(DataError, match=r"missing \['solution'\]"):
