@@ -127,7 +127,6 @@ class BatchedEnv:
         self._examples: tuple[Example, ...] = ()
         self._turns: list[list[list[Turn]]] = []
         self._returns = np.zeros((0, group_size))
-        self._done = np.zeros((0, group_size), dtype=bool)
         self._terminated = np.zeros((0, group_size), dtype=bool)
         self._truncated = np.zeros((0, group_size), dtype=bool)
         self._observations: list[list[Prompt | None]] = []
