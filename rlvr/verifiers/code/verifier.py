@@ -174,9 +174,17 @@ class CodeVerifier(Verifier):
         execution = result.summary(cfg.max_detail_chars)
         for kind in ("syntax_error", "harness_error"):
             event = next((e for e in events if e.get("type") == kind), None)
-            if event is not None:
+            if event is not None:  # the program never ran its tests: one message says why
                 reason = Reason.SYNTAX_ERROR if kind == "syntax_error" else Reason.ERROR
-                return Verdict.fail(reason, error=event, tests=[], num_tests=tests.num_tests, exec=execution)
+                error = (
+                    f"{event.get('error_type', 'Error')}: {event.get('message', '')}"
+                    if kind == "syntax_error"
+                    else str(event.get("error"))
+                )
+                return Verdict.fail(
+                    reason, error=error, error_type=event.get("error_type"), tests=[], num_tests=tests.num_tests,
+                    exec=execution,
+                )  # fmt: skip
         labels = [label for kind, _, label in tests.steps if kind == "test"]
         missing = "timeout" if result.timed_out else "memory" if result.memory_exceeded else "not_run"
         details = []
@@ -204,6 +212,8 @@ class CodeVerifier(Verifier):
             first = next(d for d in details if d["status"] != "passed")
             reason = STATUS_REASON.get(first["status"], Reason.ERROR)
         info = {"tests": details, "num_tests": len(details), "exec": execution}
+        if result.stderr.strip():  # e.g. the traceback of a crash before the tests (feedback for a retry)
+            info["stderr"] = result.stderr[-cfg.max_detail_chars :]
         setup_failures = [e for e in events if e.get("type") == "setup_step"]
         if setup_failures:
             info["setup_failures"] = setup_failures
