@@ -549,3 +549,41 @@ def test_forked_child_gets_its_own_pool_and_leaves_the_parents_alone(warm):
     os.close(r)
     assert child_uid and child_uid != parent_uid
     assert warm.run("print('parent pool alive')").stdout == "parent pool alive\n"
+
+
+def test_nothing_persists_between_runs_of_one_slot(tmp_path):
+    """SysV shared memory, abstract unix sockets and files left by a run are gone for the next run in the
+    same slot (pool_size=1), including a background process that tried to keep a socket open."""
+    first = src(
+        """
+        import ctypes, os, socket, time
+        libc = ctypes.CDLL(None, use_errno=True)
+        print("shm", libc.shmget(0x7217, 4096, 0o1000 | 0o666) >= 0)  # IPC_CREAT
+        s = socket.socket(socket.AF_UNIX)
+        s.bind("\\0rlvr-persist")
+        s.listen(1)
+        if os.fork() == 0:
+            time.sleep(30)
+        open("/tmp/left", "w").write("x")
+        print("done", flush=True)
+        """
+    )
+    second = src(
+        """
+        import ctypes, os, socket
+        libc = ctypes.CDLL(None, use_errno=True)
+        print("shm", libc.shmget(0x7217, 0, 0) >= 0)
+        s = socket.socket(socket.AF_UNIX)
+        try:
+            s.connect("\\0rlvr-persist")
+            print("socket alive")
+        except OSError:
+            print("socket gone")
+        print("tmp", os.path.exists("/tmp/left"))
+        """
+    )
+    with Sandbox(SandboxConfig(pool_size=1)) as sb:
+        a = sb.run(first)
+        b = sb.run(second)
+    assert a.stdout == "shm True\ndone\n", a
+    assert b.stdout == "shm False\nsocket gone\ntmp False\n", b

@@ -262,11 +262,11 @@ def child_setup(run, uid, gid, fdmap, limits, oom_adj, dumpable):
 SETUP_FAILED = 3
 
 
-def prepare_init(box):
+def prepare_init(box, new_net):
     """pid 1 of a fresh pid namespace, before its run is known: private namespaces, /proc, tmpfs dirs."""
     prctl(PR_SET_PDEATHSIG, SIGKILL)
     flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP
-    if not box["network"]:
+    if new_net and not box["network"]:
         flags |= CLONE_NEWNET
     unshare(flags)
     hostname = b"sandbox"
@@ -385,7 +385,7 @@ def cold_main(args):
             os._exit(1)
         pid = fork_init(None)
         if pid == 0:
-            prepare_init(run["box"])
+            prepare_init(run["box"], new_net=True)
             run_init(run, fds, run["box"])
     except BaseException as exc:
         import traceback
@@ -462,6 +462,11 @@ def slot_zygote(sock, own_pidns, box):
     """One slot's zygote (already in the slot's cgroups): keeps one prepared init waiting for the next run."""
     import select
 
+    if not box["network"]:
+        # one network namespace per slot, not per run: creating and destroying one is the costliest step of
+        # a run, and nothing persists in it between the slot's (sequential) runs: it has no interface up,
+        # sockets die with their processes, and only root in the host's user namespace could configure it
+        unshare(CLONE_NEWNET)
     hangup = select.poll()
     hangup.register(sock, select.POLLHUP)
     while True:
@@ -482,7 +487,7 @@ def ready_init(sock, own_pidns, box):
 
     try:
         os.close(own_pidns)
-        prepare_init(box)
+        prepare_init(box, new_net=False)
     except BaseException as exc:
         import traceback
 
