@@ -14,7 +14,7 @@ What it protects against (local backend; each line has an adversarial test in te
   the run and `memory_exceeded` is read from the cgroup's OOM counter (not from the program's output).
 - Disk filling: nothing is written to host disks; the writable dirs (workdir, /tmp, /dev/shm) are tmpfs of
   `max_file_mb` each, charged to the memory cgroup, and RLIMIT_FSIZE caps any one file.
-- Network: a fresh network namespace with no interface up: no connection to host listeners (127.0.0.1,
+- Network: a private network namespace with no interface up: no connection to host listeners (127.0.0.1,
   abstract unix sockets), no DNS, no outside world.
 - Reading host files: a private mount namespace whose root holds only read-only system dirs (/usr, /lib*,
   the Python installation, `python_paths`, `ro_paths`); /root, /home, /tmp, /work, the host's cwd ... are absent.
@@ -28,8 +28,10 @@ What it protects against (local backend; each line has an adversarial test in te
   (`*_truncated`), so neither the writer blocks nor host memory grows.
 - Forged results: a `Judge` runs as another uid beside the program and reports on a channel the program
   does not hold (the code verifier decides pass/fail there, never from exit codes or printed text).
-- Interference between runs: each slot has its own uids and cgroups, each run fresh namespaces and tmpfs;
-  slot ids are locked machine-wide, so separate processes (Ray actors) never share one.
+- Interference between runs: each slot has its own uids, cgroups and network namespace (its runs are
+  sequential and nothing persists in it), each run fresh pid/mount/IPC/UTS namespaces and tmpfs dirs, so no
+  files, SysV IPC, sockets or processes survive into the next run; slot ids are locked machine-wide, so
+  separate processes (Ray actors) never share one.
 
 What it does not protect against:
 
