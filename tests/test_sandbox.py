@@ -587,3 +587,57 @@ def test_nothing_persists_between_runs_of_one_slot(tmp_path):
         b = sb.run(second)
     assert a.stdout == "shm True\ndone\n", a
     assert b.stdout == "shm False\nsocket gone\ntmp False\n", b
+
+
+def test_cpu_limits_are_in_place(warm):
+    code = "import os, resource\nprint(os.getuid(), *resource.getrlimit(resource.RLIMIT_CPU))\n"
+    uid, soft, hard = map(int, warm.run(code, timeout_s=3.0).stdout.split())
+    assert 3 <= soft <= hard <= 6  # a CPU-seconds backstop just above the wall-clock limit
+    slot = next(s for s in warm._backend.pool.slots if s.uid == uid)
+    if slot.cgroup is not None and "cpu" in slot.cgroup.dirs:  # the cgroup quota: `cpus` cores per run
+        with open(os.path.join(slot.cgroup.dirs["cpu"], "cpu.cfs_quota_us")) as f:
+            assert int(f.read()) == int(warm.config.cpus * 100_000)
+
+
+def test_system_dirs_are_visible_but_read_only(sandbox):
+    code = src(
+        """
+        import os, sys
+        print(os.path.isdir("/usr/lib"), os.path.exists(sys.executable))
+        try:
+            open("/usr/lib/rlvr-test", "w")
+        except OSError as e:
+            print(type(e).__name__)
+        """
+    )
+    r = sandbox.run(code)
+    assert r.stdout.splitlines() in (["True True", "OSError"], ["True True", "PermissionError"])
+
+
+@pytest.fixture(scope="module")
+def no_cgroups():
+    sb = Sandbox(SandboxConfig(cgroups=False, pool_size=1))
+    yield sb
+    sb.close()
+
+
+def test_without_cgroups_rlimits_still_stop_hogs_and_bombs(no_cgroups):
+    """The fallback when no cgroups are usable: RLIMIT_AS per process, RLIMIT_NPROC per slot uid."""
+    hog = no_cgroups.run("x = b'a' * (2 * 1024 * 1024 * 1024)\n", memory_mb=256)
+    assert hog.exit_code == 1 and hog.memory_exceeded and "MemoryError" in hog.stderr
+    bomb = src(
+        """
+        import os
+        n = 0
+        while True:
+            try:
+                os.fork()
+                n += 1
+            except OSError:
+                pass
+        """
+    )
+    r = no_cgroups.run(bomb, timeout_s=2.0)
+    assert r.timed_out
+    assert sandbox_processes(no_cgroups.config) == []
+    assert no_cgroups.run("print('fine')").stdout == "fine\n"
