@@ -20,8 +20,55 @@ _PHRASE_RE = re.compile(
     r"(?:final\s+answer\s*(?:is|:|=)?|the\s+answer\s+is|\banswer\s*(?:is|:|=)|\bans\s*:)\s*:?\s*",
     re.IGNORECASE,
 )
-_MATH_SPAN_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
-_NUMBER_RE = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?(?:\s*/\s*\d+)?%?|-?\.\d+")
+_MATH_SPAN_RE = re.compile(
+    r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$(.+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S
+)
+# a number not glued to a preceding letter (`AZYUK2A` has none): thousands groups, decimals, a/b, %
+_NUMBER_RE = re.compile(
+    r"(?<![A-Za-z\d.,])-?\$?(?:\d{1,3}(?:(?:,|\s)\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?%?|(?<![\w.])-?\.\d+"
+)
+_PROSE_RE = re.compile(r"[A-Za-z]{3,}")
+_MATH_NAMES = frozenset(
+    [
+        "frac",
+        "dfrac",
+        "tfrac",
+        "cfrac",
+        "sqrt",
+        "cdot",
+        "times",
+        "div",
+        "pi",
+        "infty",
+        "left",
+        "right",
+        "sin",
+        "cos",
+        "tan",
+        "log",
+        "ln",
+        "exp",
+        "text",
+        "mathrm",
+        "begin",
+        "end",
+        "pmatrix",
+        "bmatrix",
+        "matrix",
+        "array",
+        "binom",
+        "circ",
+        "pm",
+        "le",
+        "ge",
+        "ne",
+        "cup",
+        "cap",
+        "emptyset",
+        "ldots",
+        "dots",
+    ]
+)
 #: Only the tail of very long outputs is searched for a trailing math span or number.
 _TAIL = 8000
 
@@ -77,13 +124,27 @@ def last_boxed(text: str) -> str | None:
     return group[0].strip()
 
 
+def _is_prose(text: str) -> bool:
+    words = _PROSE_RE.findall(re.sub(r"\\[a-zA-Z]+", " ", text))
+    return any(w.lower() not in _MATH_NAMES for w in words)
+
+
 def _clean_phrase_answer(rest: str) -> str:
     rest = rest.split("\n", 1)[0].strip().strip("*").strip()
     span = _MATH_SPAN_RE.search(rest)
     if span and span.start() < 3:
         return next(g for g in span.groups() if g is not None)
     rest = re.split(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[0]
-    return rest.strip().rstrip(".").strip("*").strip()
+    rest = rest.strip().rstrip(".").strip("*").strip()
+    if _is_prose(rest):
+        # "Final Answer: The largest $n$ is 34." -> what follows the last "is", else the last number
+        tail = re.split(r"\b(?:is|are|equals|=)\s+", rest)[-1]
+        if tail != rest and not _is_prose(tail):
+            return tail.strip()
+        numbers = _NUMBER_RE.findall(rest)
+        if numbers:
+            return numbers[-1].strip()
+    return rest
 
 
 def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction | None:
@@ -106,6 +167,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 if answer:
                     return Extraction(answer, "final_answer")
         elif method == "last_math":
+            bare = text.strip()
+            if len(bare) <= 300 and "$" not in bare and not _is_prose(bare):  # the whole reply is the answer
+                return Extraction(bare, "whole")
             tail = text[-_TAIL:]
             spans = list(_MATH_SPAN_RE.finditer(tail))
             if spans:

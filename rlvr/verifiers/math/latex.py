@@ -435,6 +435,8 @@ class _Parser:
     def primary(self) -> Node:
         kind, text = self.take()
         if kind == "num":
+            if self.at("_") and text.isdigit():  # `204_5`: a numeral in another base, compared as written
+                return self.subscripted(text)
             return number_node(text)
         if kind == "sci":
             return number_node(text)

@@ -41,7 +41,7 @@ _DELIM_SIZE_RE = re.compile(
     r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|Biggl|Biggr|big|Big|bigg|Bigg)(?![a-zA-Z])"
 )
 _SPACING_RE = re.compile(
-    r"\\(?:quad|qquad|,|;|:|!|>| |thinspace|medspace|thickspace|enspace|hfill)(?![a-zA-Z])|~"
+    r"\\(?:quad|qquad|,|;|:|>| |thinspace|medspace|thickspace|enspace|hfill)(?![a-zA-Z])|~"
 )
 _UNICODE = {
     "−": "-",
@@ -102,7 +102,7 @@ _DEGREE_RE = re.compile(
     r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])|°|º"
 )
 _REPEATING_RE = re.compile(r"(\d*)\.(\d*)\\overline\s*\{(\d+)\}")
-_THOUSANDS_BRACE_RE = re.compile(r"(\d)\{,\}(\d{3})")
+_THOUSANDS_BRACE_RE = re.compile(r"(\d)\s*\{\s*,\s*\}\s*(\d{3})")
 _THIN_SPACE_GROUP_RE = re.compile(r"(\d)\\[,;: ](\d{3})(?!\d)")
 _THOUSANDS_RE = re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _SPACE_THOUSANDS_RE = re.compile(r"^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$")
@@ -358,7 +358,9 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     """Clean an extracted answer for parsing; see the module docstring for what is rewritten."""
     s = strip_math_delimiters(s)
     s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
-    s = s.replace("\n", " ")
+    s = s.replace("\n", " ").replace("\\!", "")
+    s = re.sub(r"\\\$\s*", "", s)  # currency signs inside an answer
+    s = re.sub(r"(?<!\\)\$", " ", s)  # stray math delimiters (`12 $ and $ 13`)
     for pattern, repl in _COMMAND_ALIASES:
         s = pattern.sub(repl, s)
     s = _DEGREE_RE.sub("°", s)

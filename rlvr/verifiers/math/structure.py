@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
+from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.normalize import canonical_text
 from rlvr.verifiers.math.tree import Node, expand_pm, free_symbols, has_pm, to_text
@@ -379,6 +381,12 @@ def _parse(s: str, depth: int) -> Answer:
     union = split_top(s, ("\\cup",))
     if len(union) > 1:
         return Union([_parse(p, depth + 1) for p in union])
+    approx = split_top(s, ("\\approx",))
+    if len(approx) > 1:  # `x = 1/3 \approx 0.33` is 1/3; `x \approx 11` is 11
+        exact = _parse(approx[0], depth + 1)
+        if isinstance(exact, Scalar) and exact.node[0] == "sym":
+            return Equation(exact, _parse(approx[-1], depth + 1))
+        return exact
     commas = split_top(s, (",",))
     if len(commas) > 1 and sum(len(split_top(p, ("=",))) > 1 for p in commas) > 1:  # x = 1, y = 2
         return Seq([_parse(p, depth + 1) for p in commas if p.strip()], ordered=False)
@@ -388,8 +396,11 @@ def _parse(s: str, depth: int) -> Answer:
             raise AnswerParseError("empty side of an equation")
         lhs = _parse(eq[0], depth + 1)
         rhs = _parse(eq[-1], depth + 1)
-        if isinstance(lhs, Scalar) and (not free_symbols(lhs.node) or (len(eq) > 2 and lhs.node[0] != "sym")):
-            return rhs  # `3 \cdot 4 = 12`, `x = 2 + 3 = 5`: a computation whose result is the answer
+        if isinstance(lhs, Scalar) and isinstance(rhs, Scalar) and not free_symbols(lhs.node):
+            if not free_symbols(rhs.node):
+                return rhs  # `3 \cdot 4 = 12`: a computation whose result is the answer
+        elif len(eq) > 2 and isinstance(lhs, Scalar) and lhs.node[0] != "sym":
+            return rhs  # `2x = 4 = ...`: a chain of steps; its last member is the answer
         return Equation(lhs, rhs)
     rel = _relation(s, depth)
     if rel is not None:
@@ -397,10 +408,13 @@ def _parse(s: str, depth: int) -> Answer:
     if len(commas) > 1:
         items = [_parse(p, depth + 1) for p in commas if p.strip()]
         ordered = any(isinstance(i, Scalar) and i.node == ("ellipsis",) for i in items)
-        return Seq(items, ordered=ordered)
+        return Seq(items if ordered else _flatten(items), ordered=ordered)
     colon = split_top(s, (":",))
     if len(colon) > 1 and all(p.strip() for p in colon):  # ratios and clock times: 1:2:3, 12:00
         return Seq([_parse(p, depth + 1) for p in colon], ordered=True, left=":", right=":")
+    if s.startswith("{") and s.endswith("}") and _balanced(s[1:-1]) and len(split_top(s[1:-1], (",",))) > 1:
+        # a TeX group holding a list: `{1,3}`
+        return _parse(s[1:-1], depth + 1)
     m = _MATRIX_RE.match(s)
     if m:
         rows = [r for r in re.split(r"\\\\", m.group(2)) if r.strip() and not r.strip().startswith("\\hline")]
@@ -410,9 +424,8 @@ def _parse(s: str, depth: int) -> Answer:
         left, inner, right = enclosed
         items = [p for p in split_top(inner, (",",))]
         if left == "\\{":
-            return Seq(
-                [_parse(p, depth + 1) for p in items if p.strip()], ordered=False, left=left, right=right
-            )
+            members = _flatten([_parse(p, depth + 1) for p in items if p.strip()])
+            return Seq(members, ordered=False, left=left, right=right)
         if left == "\\langle":
             return Seq([_parse(p, depth + 1) for p in items], ordered=True, left="(", right=")")
         if len(items) > 1:
@@ -422,6 +435,39 @@ def _parse(s: str, depth: int) -> Answer:
         if not isinstance(inner_shape, Scalar):
             return inner_shape
     return _from_scalar(s)
+
+
+def _flatten(items: list[Answer]) -> list[Answer]:
+    """Members of an unordered collection, with `±` pairs (bracketless unordered Seqs) spliced in."""
+    out: list[Answer] = []
+    for item in items:
+        if isinstance(item, Seq) and not item.ordered and not item.left:
+            out.extend(item.items)
+        else:
+            out.append(item)
+    return out
+
+
+def _linear_bound(left: Node, right: Node, op: str) -> tuple[str, Node, str] | None:
+    """Solve `left op right` for its one variable if it is linear with an exact coefficient: (var, bound, op)."""
+    names = free_symbols(left) | free_symbols(right)
+    if len(names) != 1:
+        return None
+    (name,) = names
+    diff: Node = ("add", (left, ("neg", right)))
+    try:
+        values = [ev.exact_value(diff, {name: Fraction(k)}) for k in (0, 1, 2)]
+    except (ev.NotExact, ev.TooBig):
+        return None
+    if any(v[1] for v in values):
+        return None
+    b, a = values[0][0], values[1][0] - values[0][0]
+    if a == 0 or values[2][0] != 2 * a + b:
+        return None
+    bound = -b / a
+    if a < 0:
+        op = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}[op]
+    return name, ("num", bound, None, None), op
 
 
 def _relation(s: str, depth: int) -> Answer | None:
@@ -450,6 +496,13 @@ def _relation(s: str, depth: int) -> Answer | None:
     syms = [i for i, sc in enumerate(scalars) if sc.node[0] == "sym"]
     inf = scalar("\\infty")
     ninf = Scalar(("neg", inf.node), "-\\infty")
+    if len(ops) == 1 and ops[0] != "ne" and not syms:  # `-x > -1`, `2x + 1 \le 5`
+        solved = _linear_bound(scalars[0].node, scalars[1].node, ops[0])
+        if solved is not None:
+            name, bound, op = solved
+            scalars = [Scalar(("sym", name), name), Scalar(bound, to_text(bound))]
+            ops = [op]
+            syms = [0]
     if "ne" not in ops and len(syms) == 1 and len(ops) <= 2:
         i = syms[0]
         lo, hi, lo_open, hi_open = ninf, inf, True, True
