@@ -29,6 +29,22 @@ class CandidateError(Exception):
 class State:
     gone = ""
     output = []
+    program = ""
+
+
+def program_gone(why):
+    """Mark the program as gone (once); if it never compiled, say so: that is why it answers nothing."""
+    if not State.gone:
+        try:  # compiled here only when needed, not in every run: the program compiles it anyway
+            compile(State.program, "solution.py", "exec")
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+            line = getattr(exc, "lineno", None)
+            msg = getattr(exc, "msg", None) or str(exc)
+            report(
+                {"type": "syntax_error", "error_type": type(exc).__name__, "message": f"{msg} (line {line})"}
+            )
+    State.gone = why
+    return ProgramGone(why)
 
 
 def report(obj):
@@ -57,21 +73,19 @@ def make_proxy(target, max_chars):
     def proxy(*args, **kwargs):
         if State.gone:
             raise ProgramGone(State.gone)
+        gone = "the program is no longer running (it exited or crashed before answering)"
         try:
             send(RPC_OUT, ["call", target, list(args), kwargs])  # noqa: F821 - RPC_OUT is given by the sandbox
         except OSError:
-            State.gone = "the program is no longer running (it exited or crashed before answering)"
-            raise ProgramGone(State.gone) from None
+            raise program_gone(gone) from None
         try:
             reply = recv(RPC_IN)  # noqa: F821 - RPC_IN is given by the sandbox
         except WireError as exc:
-            State.gone = f"the program sent a malformed reply: {exc}"
-            raise ProgramGone(State.gone) from None
+            raise program_gone(f"the program sent a malformed reply: {exc}") from None
         except OSError:
             reply = None
         if reply is None:
-            State.gone = "the program is no longer running (it exited or crashed before answering)"
-            raise ProgramGone(State.gone)
+            raise program_gone(gone)
         ok = type(reply) is list and len(reply) >= 3 and type(reply[0]) is str
         if ok and reply[0] == "ok" and len(reply) == 3 and type(reply[2]) is str:
             State.output.append(reply[2][:max_chars])
@@ -79,8 +93,7 @@ def make_proxy(target, max_chars):
         if ok and reply[0] == "err" and len(reply) == 4 and all(type(x) is str for x in reply[1:]):
             State.output.append(reply[3][:max_chars])
             raise candidate_exception(reply[1][:100], reply[2][:max_chars])
-        State.gone = "the program sent a reply of the wrong shape"
-        raise ProgramGone(State.gone)
+        raise program_gone("the program sent a reply of the wrong shape")
 
     proxy.__name__ = proxy.__qualname__ = target
     return proxy
@@ -100,13 +113,7 @@ def main(spec):
     max_chars = spec["max_chars"]
     tests = [i for i, (kind, _src, _name) in enumerate(spec["steps"]) if kind == "test"]
     report({"type": "start", "tests": len(tests)})
-    try:
-        compile(spec["program"], "solution.py", "exec")
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-        line = getattr(exc, "lineno", None)
-        msg = getattr(exc, "msg", None) or str(exc)
-        report({"type": "syntax_error", "error_type": type(exc).__name__, "message": f"{msg} (line {line})"})
-        return
+    State.program = spec["program"]
     ns = {"__name__": "__judge__", "__builtins__": builtins}
     for i, source in enumerate(spec["setup"]):
         try:
