@@ -21,20 +21,30 @@ def tiny(tmp_path_factory):
     return tiny_model(tmp_path_factory.mktemp("tiny"), seed=0)
 
 
-def _forward_logprobs(model, prompt_ids, completion_ids, temperature=1.0, top_k=0):
-    """Reference: log-probs of the completion under one plain forward pass (no KV cache, no padding)."""
+@pytest.fixture(params=["loop", "generate"])
+def decoder(request):
+    """Both HF decoders must behave the same: rlvr's sampling loop and transformers' generate."""
+    return request.param
+
+
+def _forward_logprobs(model, prompt_ids, completion_ids, temperature=1.0, top_k=0, top_p=1.0):
+    """Reference: log-probs under one plain forward pass (no KV cache, no padding), filtered by transformers'
+    own top-k / top-p warpers."""
+    from transformers import TopKLogitsWarper, TopPLogitsWarper
+
     ids = torch.tensor([list(prompt_ids) + list(completion_ids)])
     with torch.no_grad():
         logits = model(ids).logits[0, len(prompt_ids) - 1 : -1].float() / temperature
     if top_k:
-        kth = logits.topk(top_k, dim=-1).values[:, -1:]
-        logits = logits.masked_fill(logits < kth, float("-inf"))
+        logits = TopKLogitsWarper(top_k)(None, logits)
+    if top_p < 1.0:
+        logits = TopPLogitsWarper(top_p)(None, logits)
     return torch.log_softmax(logits, -1).gather(-1, torch.tensor(completion_ids)[:, None])[:, 0]
 
 
-def test_generate_shapes_and_fields(tiny):
+def test_generate_shapes_and_fields(tiny, decoder):
     model, tok = tiny
-    backend = HFBackend(model, tok, seed=0, max_batch_size=4)
+    backend = HFBackend(model, tok, decoder=decoder, seed=0, max_batch_size=4)
     out = backend.generate(PROMPTS, 3, SamplingParams(max_new_tokens=10))
     assert [len(group) for group in out] == [3, 3]
     for prompt, group in zip(PROMPTS, out):
@@ -53,38 +63,64 @@ def test_generate_shapes_and_fields(tiny):
     assert out[1][0].prompt.startswith("<|im_start|>user\nWhat is 2+3?<|im_end|>")
 
 
-def test_generation_is_deterministic_under_a_seed(tiny):
+def test_generation_is_deterministic_under_a_seed(tiny, decoder):
     model, tok = tiny
     params = SamplingParams(max_new_tokens=8, seed=11)
-    a = HFBackend(model, tok).generate(PROMPTS, 4, params)
-    b = HFBackend(model, tok, max_batch_size=3).generate(PROMPTS, 4, params)
+    a = HFBackend(model, tok, decoder=decoder).generate(PROMPTS, 4, params)
+    b = HFBackend(model, tok, decoder=decoder, max_batch_size=3).generate(PROMPTS, 4, params)
     ids = lambda out: [g.completion_ids.tolist() for group in out for g in group]  # noqa: E731
-    assert ids(a) == ids(HFBackend(model, tok).generate(PROMPTS, 4, params))
-    c = HFBackend(model, tok).generate(PROMPTS, 4, SamplingParams(max_new_tokens=8, seed=12))
+    assert ids(a) == ids(HFBackend(model, tok, decoder=decoder).generate(PROMPTS, 4, params))
+    c = HFBackend(model, tok, decoder=decoder).generate(PROMPTS, 4, SamplingParams(max_new_tokens=8, seed=12))
     assert ids(a) != ids(c)
     # seed=None draws from the backend's own seeded stream: same backend seed, same sequence of calls
-    s1, s2 = HFBackend(model, tok, seed=5), HFBackend(model, tok, seed=5)
+    s1, s2 = HFBackend(model, tok, decoder=decoder, seed=5), HFBackend(model, tok, decoder=decoder, seed=5)
     free = SamplingParams(max_new_tokens=8)
     assert ids(s1.generate(PROMPTS, 2, free)) == ids(s2.generate(PROMPTS, 2, free))
     assert ids(s1.generate(PROMPTS, 2, free)) != ids(s1.generate(PROMPTS, 2, free))
     assert len(ids(b)) == 8  # another chunking still yields n per prompt
 
 
-@pytest.mark.parametrize("temperature,top_k", [(1.0, 0), (0.7, 0), (1.3, 5)])
-def test_behaviour_logprobs_are_the_sampling_distribution(tiny, temperature, top_k):
+@pytest.mark.parametrize(
+    "temperature,top_k,top_p", [(1.0, 0, 1.0), (0.7, 0, 1.0), (1.3, 5, 1.0), (1.0, 0, 0.3)]
+)
+def test_behaviour_logprobs_are_the_sampling_distribution(tiny, decoder, temperature, top_k, top_p):
     model, tok = tiny
-    out = HFBackend(model, tok).generate(
-        PROMPTS, 2, SamplingParams(temperature=temperature, top_k=top_k, max_new_tokens=12, seed=1)
+    out = HFBackend(model, tok, decoder=decoder).generate(
+        PROMPTS,
+        2,
+        SamplingParams(temperature=temperature, top_k=top_k, top_p=top_p, max_new_tokens=12, seed=1),
     )
     for group in out:
         for g in group:
-            ref = _forward_logprobs(model, g.prompt_ids, g.completion_ids, temperature, top_k)
+            ref = _forward_logprobs(model, g.prompt_ids, g.completion_ids, temperature, top_k, top_p)
+            assert np.all(np.isfinite(ref.numpy()))  # every sampled token lies inside the filtered set
             np.testing.assert_allclose(g.logprobs, ref.numpy(), atol=1e-4)
 
 
-def test_greedy_reports_temperature_one_logprobs_and_is_argmax(tiny):
+def test_rows_finishing_at_different_times_keep_their_own_tokens(tiny, decoder):
+    """Many EOS ids: rows stop at different steps (the loop decoder drops them from the batch)."""
     model, tok = tiny
-    (group,) = HFBackend(model, tok).generate(
+    eos_model = copy.deepcopy(model)
+    stoppers = list(range(3, 259, 16))
+    eos_model.generation_config.eos_token_id = stoppers
+    out = HFBackend(eos_model, tok, decoder=decoder).generate(
+        PROMPTS, 6, SamplingParams(max_new_tokens=16, seed=3)
+    )
+    lengths = {g.completion_ids.size for group in out for g in group}
+    assert len(lengths) >= 3  # genuinely ragged
+    for group in out:
+        for g in group:
+            ids = g.completion_ids.tolist()
+            assert not set(ids[:-1]) & set(stoppers)
+            assert (g.finish_reason == "stop") == (ids[-1] in stoppers)
+            np.testing.assert_allclose(
+                g.logprobs, _forward_logprobs(model, g.prompt_ids, ids).numpy(), atol=1e-4
+            )
+
+
+def test_greedy_reports_temperature_one_logprobs_and_is_argmax(tiny, decoder):
+    model, tok = tiny
+    (group,) = HFBackend(model, tok, decoder=decoder).generate(
         PROMPTS[:1], 2, SamplingParams(temperature=0.0, max_new_tokens=6)
     )
     assert group[0].completion_ids.tolist() == group[1].completion_ids.tolist()
@@ -117,10 +153,10 @@ def _rollouts(groups, advantage=0.0):
 
 
 @pytest.mark.parametrize("temperature", [1.0, 0.6])
-def test_importance_ratio_is_one_on_policy(tiny, temperature):
+def test_importance_ratio_is_one_on_policy(tiny, decoder, temperature):
     """Fresh rollouts, learner at the same temperature: pi_theta / pi_behaviour == 1 on every token."""
     model, tok = tiny
-    out = HFBackend(model, tok).generate(
+    out = HFBackend(model, tok, decoder=decoder).generate(
         PROMPTS, 4, SamplingParams(temperature=temperature, max_new_tokens=16, seed=2)
     )
     rollouts = _rollouts(out)
@@ -134,21 +170,21 @@ def test_importance_ratio_is_one_on_policy(tiny, temperature):
     assert entropy[mask].min() > 0
 
 
-def test_eos_and_stop_strings_end_completions(tiny):
+def test_eos_and_stop_strings_end_completions(tiny, decoder):
     model, tok = tiny
     greedy = SamplingParams(temperature=0.0, max_new_tokens=12)
-    (group,) = HFBackend(model, tok).generate(PROMPTS[:1], 1, greedy)
+    (group,) = HFBackend(model, tok, decoder=decoder).generate(PROMPTS[:1], 1, greedy)
     free_run = group[0].completion_ids.tolist()
     assert len(free_run) == 12 and group[0].finish_reason == "length"
     # make the third greedy token an EOS: the completion stops right after it and keeps it
     eos_model = copy.deepcopy(model)
     eos_model.generation_config.eos_token_id = [tok.eos_token_id, free_run[2]]
-    (group,) = HFBackend(eos_model, tok).generate(PROMPTS[:1], 1, greedy)
+    (group,) = HFBackend(eos_model, tok, decoder=decoder).generate(PROMPTS[:1], 1, greedy)
     first = free_run.index(free_run[2]) + 1  # greedy random models repeat tokens: stop at the first one
     assert group[0].completion_ids.tolist() == free_run[:first] and group[0].finish_reason == "stop"
     # a stop string: cut at the token that completes it, and the string stays in the text
     stop = tok.decode(free_run[:4], skip_special_tokens=True)[-1]
-    (group,) = HFBackend(model, tok).generate(
+    (group,) = HFBackend(model, tok, decoder=decoder).generate(
         PROMPTS[:1], 1, SamplingParams(temperature=0.0, max_new_tokens=12, stop=(stop,))
     )
     g = group[0]

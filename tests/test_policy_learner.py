@@ -254,3 +254,11 @@ def test_config_passes_only_the_losss_own_parameters():
     }
     assert LearnerConfig(aggregation="sequence_mean").loss_kwargs()["aggregation"] == "sequence_mean"
     assert "aggregation" not in LearnerConfig().loss_kwargs()
+
+
+def test_compute_logprobs_in_chunks_equals_one_pass(base):
+    model, tok, rollouts = fresh(base)
+    small = Learner(model, tok, LearnerConfig(micro_batch_size=3)).compute_logprobs(rollouts)
+    whole = Learner(model, tok, LearnerConfig(micro_batch_size=64)).compute_logprobs(rollouts)
+    assert small[0].shape == whole[0].shape == (len(rollouts), max(r.num_tokens for r in rollouts))
+    assert torch.allclose(small[0], whole[0], atol=1e-5) and torch.allclose(small[1], whole[1], atol=1e-5)

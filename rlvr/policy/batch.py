@@ -49,6 +49,10 @@ class TokenBatch:
     def __len__(self) -> int:
         return int(self.input_ids.shape[0])
 
+    def rows(self, index: slice) -> TokenBatch:
+        """The sub-batch of rows `index` (columns unchanged)."""
+        return TokenBatch(**{k: getattr(self, k)[index] for k in self.__dataclass_fields__})
+
     def to(self, device: torch.device | str) -> TokenBatch:
         """The same batch on `device`."""
         return TokenBatch(**{k: getattr(self, k).to(device) for k in self.__dataclass_fields__})

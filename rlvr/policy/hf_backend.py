@@ -1,4 +1,8 @@
-"""Generation with transformers' `generate`, returning each sampled token's behaviour log-prob.
+"""Generation with a transformers model, returning each sampled token's behaviour log-prob.
+
+Two decoders: "loop" (default, `rlvr.policy.decode`: one prefill per distinct prompt, finished rows dropped
+from the batch, its own seeded generator) and "generate" (transformers' `model.generate` with the warpers
+passed explicitly and a last processor that records log-probs). Both sample from the same distribution.
 
 Which distribution the behaviour log-probs come from (the same in the vLLM backend): the distribution the
 token was actually drawn from, i.e. softmax of the logits divided by the temperature, then restricted to the
@@ -21,6 +25,7 @@ from rlvr.core.errors import ConfigError
 from rlvr.core.seeding import derive_seed
 from rlvr.core.types import Prompt
 from rlvr.policy.base import Generation, GenerationBackend, SamplingParams
+from rlvr.policy.decode import sample
 from rlvr.policy.prompts import encode_prompt, eos_token_ids, finish_completion
 
 
@@ -51,7 +56,7 @@ class _LogprobRecorder:
 
 
 class HFBackend(GenerationBackend):
-    """Batched, seeded sampling with `model.generate`; may share its model object with the learner."""
+    """Batched, seeded sampling from a transformers model; may share its model object with the learner."""
 
     def __init__(
         self,
@@ -60,10 +65,14 @@ class HFBackend(GenerationBackend):
         *,
         seed: int = 0,
         max_batch_size: int = 64,
+        decoder: str = "loop",
         show_progress: bool = False,
     ) -> None:
         if max_batch_size < 1:
             raise ConfigError(f"max_batch_size must be >= 1, got {max_batch_size}")
+        if decoder not in ("loop", "generate"):
+            raise ConfigError(f"decoder must be 'loop' (rlvr's sampling loop) or 'generate', got {decoder!r}")
+        self.decoder = decoder
         self.model = model
         self.tokenizer = tokenizer
         self.seed = int(seed)
@@ -126,20 +135,15 @@ class HFBackend(GenerationBackend):
             input_ids[row, width - len(ids) :] = torch.tensor(ids)
             attention[row, width - len(ids) :] = 1
         recorder = _LogprobRecorder()
-        was_training = self.model.training
-        self.model.eval()
-        try:
-            with torch.random.fork_rng(devices=[]), torch.no_grad():
-                torch.manual_seed(seed)
-                out = self.model.generate(
-                    input_ids=input_ids.to(self.device),
-                    attention_mask=attention.to(self.device),
-                    generation_config=self._generation_config(sampling),
-                    logits_processor=self._processors(sampling, recorder),
-                    tokenizer=self.tokenizer if sampling.stop else None,
-                )
-        finally:
-            self.model.train(was_training)
+        with torch.random.fork_rng(devices=[]), torch.no_grad():
+            torch.manual_seed(seed)  # generate draws from the global RNG: seed it locally
+            out = self.model.generate(
+                input_ids=input_ids.to(self.device),
+                attention_mask=attention.to(self.device),
+                generation_config=self._generation_config(sampling),
+                logits_processor=self._processors(sampling, recorder),
+                tokenizer=self.tokenizer if sampling.stop else None,
+            )
         completions = out.sequences[:, width:].cpu()
         if (
             len(recorder.logprobs) < completions.shape[1]
@@ -152,6 +156,28 @@ class HFBackend(GenerationBackend):
         )
         return completions[:, :steps].tolist(), logprobs.tolist()
 
+    def _sample_chunk(
+        self, prompt_ids: list[list[int]], n: int, sampling: SamplingParams, seed: int
+    ) -> tuple[list[list[int]], list[list[float]]]:
+        """Token ids and log-probs of n samples for each prompt, prompt-major."""
+        was_training = self.model.training
+        self.model.eval()
+        try:
+            if self.decoder == "generate":
+                return self._generate_chunk([ids for ids in prompt_ids for _ in range(n)], sampling, seed)
+            return sample(
+                self.model,
+                prompt_ids,
+                n,
+                sampling,
+                eos_ids=self._eos,
+                pad_id=self._pad,
+                generator=torch.Generator(device=self.device).manual_seed(seed),
+                tokenizer=self.tokenizer if sampling.stop else None,
+            )
+        finally:
+            self.model.train(was_training)
+
     def generate(self, prompts: Sequence[Prompt], n: int, sampling: SamplingParams) -> list[list[Generation]]:
         """Return, for each prompt, `n` sampled completions with token ids and behaviour log-probs."""
         if n < 1:
@@ -161,38 +187,41 @@ class HFBackend(GenerationBackend):
             sampling.seed if sampling.seed is not None else derive_seed(self.seed, "call", self._calls)
         )
         self._calls += 1
-        flat = [i for i in range(len(encoded)) for _ in range(n)]
-        results: list[list[Generation]] = [[] for _ in encoded]
-        chunks = range(0, len(flat), self.max_batch_size)
+        per_chunk = max(1, self.max_batch_size // n)  # whole prompts per chunk: all n samples share a prefill
+        chunks = range(0, len(encoded), per_chunk)
         if self.show_progress:
             from tqdm.auto import tqdm
 
-            chunks = tqdm(chunks, desc="generate (hf)", unit="batch")
+            chunks = tqdm(chunks, desc=f"generate (hf, {self.decoder})", unit="batch")
+        results: list[list[Generation]] = []
         for start in chunks:
-            rows = flat[start : start + self.max_batch_size]
-            seqs, lps = self._generate_chunk(
-                [encoded[i][1] for i in rows], sampling, derive_seed(call_seed, "chunk", start)
+            part = encoded[start : start + per_chunk]
+            seqs, lps = self._sample_chunk(
+                [ids for _, ids in part], n, sampling, derive_seed(call_seed, "chunk", start)
             )
-            for i, ids, lp in zip(rows, seqs, lps):
-                text, cids, clps, reason = finish_completion(
-                    self.tokenizer,
-                    ids,
-                    lp,
-                    eos_ids=self._eos,
-                    stop=sampling.stop,
-                    max_new_tokens=sampling.max_new_tokens,
-                )
-                results[i].append(
-                    Generation(
-                        prompt=encoded[i][0],
-                        prompt_ids=np.asarray(encoded[i][1], dtype=np.int64),
-                        completion=text,
-                        completion_ids=cids,
-                        logprobs=clps,
-                        finish_reason=reason,
-                        metadata={"policy_version": self.policy_version, "backend": "hf"},
+            for k, (text, prompt_ids) in enumerate(part):
+                group = []
+                for ids, lp in zip(seqs[k * n : (k + 1) * n], lps[k * n : (k + 1) * n]):
+                    completion, cids, clps, reason = finish_completion(
+                        self.tokenizer,
+                        ids,
+                        lp,
+                        eos_ids=self._eos,
+                        stop=sampling.stop,
+                        max_new_tokens=sampling.max_new_tokens,
                     )
-                )
+                    group.append(
+                        Generation(
+                            prompt=text,
+                            prompt_ids=np.asarray(prompt_ids, dtype=np.int64),
+                            completion=completion,
+                            completion_ids=cids,
+                            logprobs=clps,
+                            finish_reason=reason,
+                            metadata={"policy_version": self.policy_version, "backend": "hf"},
+                        )
+                    )
+                results.append(group)
         return results
 
     def load_weights(self, state_dict: Mapping[str, Any], version: int) -> None:

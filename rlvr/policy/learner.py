@@ -222,18 +222,29 @@ class Learner:
         return logprobs, entropy
 
     def compute_logprobs(self, batch: TokenBatch | Sequence[Rollout]) -> tuple[torch.Tensor, torch.Tensor]:
-        """Log-probs (B, T) and entropies (B, T) of the completion tokens under the current policy (no grad)."""
+        """Log-probs (B, T) and entropies (B, T) of the completion tokens under the current policy (no grad).
+
+        Runs in chunks of `micro_batch_size` rows; zeros on padding.
+        """
         if not isinstance(batch, TokenBatch):
             batch = self.collate(batch)
+        batch = batch.to(self.device)
         was_training = self.model.training
         self.model.eval()
+        parts: list[tuple[torch.Tensor, torch.Tensor]] = []
         try:
             with torch.no_grad():
-                logprobs, entropy = self._forward(self.model, batch.to(self.device), with_entropy=True)
+                for lo in range(0, len(batch), self.config.micro_batch_size):
+                    logprobs, entropy = self._forward(
+                        self.model,
+                        batch.rows(slice(lo, lo + self.config.micro_batch_size)),
+                        with_entropy=True,
+                    )
+                    assert entropy is not None
+                    parts.append((logprobs, entropy))
         finally:
             self.model.train(was_training)
-        assert entropy is not None
-        return logprobs, entropy
+        return torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts])
 
     def compute_loss(
         self,
@@ -285,15 +296,21 @@ class Learner:
                 )
         total_tokens = float(sum(r.num_tokens for r in rollouts))
         mbs = self.config.micro_batch_size
+        # micro-batches of similar lengths waste less compute on padding; normalisers are whole-batch, so
+        # the order does not change the gradient
+        order = sorted(
+            range(len(rollouts)), key=lambda i: rollouts[i].prompt_ids.size + rollouts[i].num_tokens
+        )
         self.model.train()
         self.optimizer.zero_grad(set_to_none=True)
         sums: dict[str, float] = {}
         loss_total = 0.0
         for lo in range(0, len(rollouts), mbs):
-            batch = self.collate(rollouts[lo : lo + mbs])
+            chunk = order[lo : lo + mbs]
+            batch = self.collate([rollouts[i] for i in chunk])
             out = self.compute_loss(
                 batch,
-                None if w is None else w[lo : lo + mbs],
+                None if w is None else w[chunk],
                 token_normalizer=total_tokens,
                 sequence_normalizer=float(len(rollouts)),
             )
