@@ -387,6 +387,12 @@ def cold_main(args):
         if pid == 0:
             prepare_init(run["box"], new_net=True)
             run_init(run, fds, run["box"])
+        import _signal
+
+        # the host stops a run with SIGTERM to us: kill its init, whose exit tears the namespace down, and
+        # exit only after that, so the host knows that no process of the run is left once we are gone
+        pidfd = os.pidfd_open(pid)
+        _signal.signal(15, lambda *_: _signal.pidfd_send_signal(pidfd, SIGKILL))
     except BaseException as exc:
         import traceback
 

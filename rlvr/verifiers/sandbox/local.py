@@ -458,7 +458,7 @@ class LocalBackend:
         finally:
             for w in child_fds.values():
                 os.close(w)
-        return self._collect(readers, proc, pidfd, timeout, judge, setup_error)
+        return self._collect(readers, proc, pidfd, timeout, judge, setup_error, slot.cgroup)
 
     @staticmethod
     def _enter_cgroups(proc: subprocess.Popen[bytes], slot: Slot) -> None:
@@ -469,7 +469,9 @@ class LocalBackend:
             with open(path, "w") as f:
                 f.write(str(proc.pid))
 
-    def _collect(self, readers, proc, pidfd, timeout, judge, setup_error: str = "") -> ExecResult:
+    def _collect(
+        self, readers, proc, pidfd, timeout, judge, setup_error: str = "", slot_cgroup=None
+    ) -> ExecResult:
         """Read the run's pipes until all close, killing it at the deadline."""
         caps = {
             "stdout": _Capped(self.config.max_output_bytes),
@@ -490,9 +492,9 @@ class LocalBackend:
             if pidfd is not None:
                 with contextlib.suppress(OSError):
                     signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-            if proc is not None:
+            if proc is not None:  # the cold launcher kills the run's init, then exits (see inside.cold_main)
                 with contextlib.suppress(OSError):
-                    proc.kill()
+                    proc.terminate()
 
         try:
             while readers:
@@ -522,6 +524,8 @@ class LocalBackend:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+                    if slot_cgroup is not None:
+                        slot_cgroup.wait_empty()
             elif pidfd is not None:  # the init's exit (it waits for its namespace to be torn down)
                 select.select([pidfd], [], [], KILL_GRACE_S)
         finally:
