@@ -96,7 +96,11 @@ def test_in_container_launcher_runs_a_judged_program(tmp_path):
                      "rlimits": {"RLIMIT_NPROC": 1}}}  # fmt: skip
     (inp / "run.bin").write_bytes(marshal.dumps(run, 4))
     args = {"mode": "docker", "out_dir": str(out), "run_path": str(inp / "run.bin")}
-    boot = f"import marshal;exec(compile(open({str(backend.INSIDE_PATH)!r}).read(),'inside','exec'),{{'__name__':'__rlvr_inside__','ARGS':marshal.loads({marshal.dumps(args, 4)!r})}})"
+    (inp / "inside.py").write_text(backend.inside_source())
+    boot = (
+        f"import marshal;exec(compile(open({str(inp / 'inside.py')!r}).read(),'inside','exec'),"
+        f"{{'__name__':'__rlvr_inside__','ARGS':marshal.loads({marshal.dumps(args, 4)!r})}})"
+    )
     subprocess.run([sys.executable, "-S", "-c", boot], check=True, timeout=60)
     assert (out / "status").read_bytes()[:2] == b"SE"
     report = (out / "report").read_text()

@@ -21,8 +21,8 @@ from typing import Any
 
 from rlvr.core.errors import SandboxError
 from rlvr.verifiers.sandbox.config import ExecResult, Judge, SandboxConfig
+from rlvr.verifiers.sandbox.rootfs import inside_source
 
-INSIDE_PATH = Path(__file__).with_name("inside.py")
 SETUP_TIMEOUT_S = 120.0
 POLL_S = 0.005
 UID, JUDGE_UID = 1000, 1001
@@ -147,7 +147,7 @@ class DockerBackend:
         (tmp / "in" / "args.bin").write_bytes(
             marshal.dumps({"mode": "docker", "out_dir": "/rlvr/out", "run_path": "/rlvr/in/run.bin"}, 4)
         )
-        shutil.copyfile(INSIDE_PATH, tmp / "in" / "inside.py")
+        (tmp / "in" / "inside.py").write_text(inside_source())
         size = f"size={cfg.max_file_mb}m"
         container = self._client.containers.create(
             cfg.docker_image,

@@ -1,9 +1,9 @@
 # ruff: noqa: SIM105  (try/except/pass on purpose: contextlib is not imported, to keep cold starts fast)
 """Code that runs inside the sandbox: builds the private root, forks one isolated run, drops privileges.
 
-Stdlib only and never imported by the host: the host compiles this file once and ships the code object to a
-fresh interpreter (`python -S -c BOOT`), either a one-shot launcher (cold run) or a long-lived master zygote
-(warm pool). Process tree of one run::
+Stdlib only and never imported by the host: the host compiles this file (followed by inside_pool.py, the
+warm pool's processes) once and ships the code object to a fresh interpreter (`python -S -c BOOT`), either a
+one-shot launcher (cold run) or a long-lived master zygote (warm pool). Process tree of one run::
 
     launcher | master zygote -> slot zygote   (root, host pid ns, private mount ns with a read-only root;
       │                                        a slot zygote has joined its slot's cgroups once)
@@ -104,6 +104,8 @@ def setup_root(spec):
             with open(path, "wb") as f:
                 f.write(op[2])
             os.chmod(path, op[3])
+        elif kind == "hide":  # an empty read-only dir over a path that a bound tree should not show
+            mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=0555")
         elif kind == "bind":
             fd = sources.get(op[2])
             if fd is None:
@@ -402,125 +404,6 @@ def cold_main(args):
     os._exit(0)
 
 
-def zygote_main(args):
-    """Long-lived master zygote: set up the root once, then fork one slot zygote per request."""
-    import socket
-
-    ctrl = socket.socket(fileno=args["ctrl_fd"])
-    try:
-        slots = {slot: open_cgroup_procs(paths) for slot, paths in args["slots"].items()}
-        own_pidns = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
-        setup_root(args["root"])
-        for name in ("atexit", "select", *args["preload"]):
-            try:
-                __import__(name)
-            except BaseException:
-                pass
-        ctrl.sendall(b"R")
-    except BaseException as exc:
-        import traceback
-
-        ctrl.sendall(b"X" + "".join(traceback.format_exception(exc)).encode())
-        os._exit(1)
-    while True:
-        try:
-            msg, fds, _flags, _addr = socket.recv_fds(ctrl, 1 << 16, 1)
-        except OSError:
-            os._exit(0)
-        if not msg:
-            os._exit(0)  # the host closed the socket: shut down; slot zygotes and their runs die with us
-        while True:  # reap slot zygotes that ended
-            try:
-                if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                    break
-            except ChildProcessError:
-                break
-        try:
-            request = marshal.loads(msg)
-            slot = request["slot"]
-            pid = os.fork()
-            if pid == 0:
-                try:
-                    prctl(PR_SET_PDEATHSIG, SIGKILL)
-                    ctrl.close()
-                    for other, cgroup_fds in slots.items():
-                        for fd in cgroup_fds:
-                            if other == slot:
-                                os.write(
-                                    fd, b"0"
-                                )  # join the slot's cgroups once; every run forked inherits them
-                            os.close(fd)
-                    slot_zygote(socket.socket(fileno=fds[0]), own_pidns, request["box"])
-                finally:
-                    os._exit(1)
-            ctrl.sendall(b"Z")
-        except BaseException as exc:
-            try:
-                ctrl.sendall(b"X" + repr(exc).encode())
-            except OSError:
-                os._exit(1)
-        finally:
-            for fd in fds:
-                os.close(fd)
-
-
-def slot_zygote(sock, own_pidns, box):
-    """One slot's zygote (already in the slot's cgroups): keeps one prepared init waiting for the next run."""
-    import select
-
-    if not box["network"]:
-        # one network namespace per slot, not per run: creating and destroying one is the costliest step of
-        # a run, and nothing persists in it between the slot's (sequential) runs: it has no interface up,
-        # sockets die with their processes, and only root in the host's user namespace could configure it
-        unshare(CLONE_NEWNET)
-    hangup = select.poll()
-    hangup.register(sock, select.POLLHUP)
-    while True:
-        pid = fork_init(own_pidns)
-        if pid == 0:
-            ready_init(sock, own_pidns, box)
-        _, status = os.waitpid(pid, 0)
-        if os.waitstatus_to_exitcode(status) == SETUP_FAILED:
-            os._exit(1)  # it told the host why; do not spin
-        for _fd, events in hangup.poll(0):
-            if events & select.POLLHUP:
-                os._exit(0)  # the host closed the slot
-
-
-def ready_init(sock, own_pidns, box):
-    """A prepared init: wait on the slot's socket for a run, acknowledge with a pidfd of itself, run it."""
-    import socket
-
-    try:
-        os.close(own_pidns)
-        prepare_init(box, new_net=False)
-    except BaseException as exc:
-        import traceback
-
-        try:
-            sock.send(b"X" + "".join(traceback.format_exception(exc)).encode()[:60000])
-        finally:
-            os._exit(SETUP_FAILED)
-    try:
-        msg, fds, _flags, _addr = socket.recv_fds(sock, 1 << 16, 8)
-    except OSError:
-        os._exit(0)
-    if not msg:
-        os._exit(0)
-    fdmap = dict(zip(marshal.loads(msg)["fds"], fds))
-    pidfd = os.pidfd_open(os.getpid())  # this process (pid 1 here), for the host to wait on and kill
-    socket.send_fds(sock, [b"A"], [pidfd])
-    os.close(pidfd)
-    sock.close()
-    try:
-        run = marshal.loads(os.pread(fdmap["payload"], os.fstat(fdmap["payload"]).st_size, 0))
-        os.close(fdmap["payload"])
-    except BaseException as exc:
-        write_all(fdmap["status"], b"X" + repr(exc).encode())
-        os._exit(1)
-    run_init(run, fdmap, box)
-
-
 def docker_main(args):
     """Inside a Docker container (which provides the namespaces and limits): run one program as its pid 1,
     with the run's streams in files of a directory the host mounted."""
@@ -533,17 +416,3 @@ def docker_main(args):
     with open(args["run_path"], "rb") as f:
         run = marshal.loads(f.read())
     run_init(run, fds, run["box"])
-
-
-def _main(args):
-    os.umask(0o022)
-    if args["mode"] == "zygote":
-        zygote_main(args)
-    elif args["mode"] == "docker":
-        docker_main(args)
-    else:
-        cold_main(args)
-
-
-if __name__ == "__rlvr_inside__":
-    _main(ARGS)  # noqa: F821 - ARGS is injected by the host's launcher

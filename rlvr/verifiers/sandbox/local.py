@@ -7,133 +7,34 @@ import marshal
 import os
 import select
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from rlvr.core.errors import SandboxError
 from rlvr.verifiers.sandbox.cgroups import CgroupTree
 from rlvr.verifiers.sandbox.config import ExecResult, Judge, SandboxConfig
+from rlvr.verifiers.sandbox.rootfs import (
+    FIX_HINT,
+    build_root_ops,
+    compiled,
+    inside_source,
+    interpreter_info,
+    sandbox_env,
+)
 from rlvr.verifiers.sandbox.slots import Slot, SlotPool
+from rlvr.verifiers.sandbox.zygote import SETUP_TIMEOUT_S, Zygote
 
-INSIDE_PATH = Path(__file__).with_name("inside.py")
 LOCK_DIR = "/tmp/rlvr-sandbox-slots"
-SETUP_TIMEOUT_S = 30.0  # interpreter start + namespace setup, before the program's own clock starts
 KILL_GRACE_S = 5.0
 READ_CHUNK = 1 << 16
 BOOT = (
     "import marshal,os;c,a=marshal.loads(os.pread({fd},os.fstat({fd}).st_size,0));os.close({fd});"
     "exec(c,{{'__name__':'__rlvr_inside__','ARGS':a}})"
 )
-FIX_HINT = (
-    "the local sandbox needs root (or CAP_SYS_ADMIN) on Linux to create namespaces and mounts; run as root, "
-    'or use SandboxConfig(backend="docker") with a Docker daemon'
-)
-
-
-@cache
-def _interpreter_info(python: str) -> tuple[tuple[int, int], tuple[str, ...]]:
-    """(version, installation prefixes) of `python`, asked once per interpreter."""
-    real = os.path.realpath(python)
-    if real == os.path.realpath(sys.executable):
-        return sys.version_info[:2], (sys.base_prefix, sys.base_exec_prefix)
-    try:
-        out = subprocess.run(
-            [real, "-S", "-c", "import sys;print(sys.version_info[0],sys.version_info[1]);print(sys.base_prefix);"
-             "print(sys.base_exec_prefix)"],
-            capture_output=True, text=True, timeout=30, check=True,
-        ).stdout.split("\n")  # fmt: skip
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise SandboxError(
-            f"SandboxConfig.python={python!r} does not run: {exc}; give a working interpreter"
-        ) from exc
-    major, minor = (int(x) for x in out[0].split())
-    return (major, minor), (out[1], out[2])
-
-
-@cache
-def _compiled(source: str, name: str, version: tuple[int, int]) -> tuple[str, bytes]:
-    """("marshal", code bytes) when the sandbox runs this interpreter's version, else ("source", text)."""
-    if version == sys.version_info[:2]:
-        return "marshal", marshal.dumps(compile(source, name, "exec"))
-    return "source", source.encode()
-
-
-def build_root_ops(config: SandboxConfig) -> list[tuple[Any, ...]]:
-    """The operations that build the sandbox's read-only root (see `inside.setup_root`)."""
-    _, prefixes = _interpreter_info(config.python)
-    ops: list[tuple[Any, ...]] = []
-    bound: list[str] = []
-
-    def covered(path: str) -> bool:
-        return any(path == b or path.startswith(b.rstrip("/") + "/") for b in bound)
-
-    def bind(path: str, *, writable: bool = False, dev: bool = False) -> None:
-        real = os.path.realpath(path)
-        if not os.path.exists(real) or covered(real):
-            return
-        ops.append(("bind", real, real, os.path.isdir(real), writable, dev))
-        bound.append(real)
-
-    for top in ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        path = "/" + top
-        if os.path.islink(path):
-            ops.append(("symlink", path, os.readlink(path)))
-        elif os.path.isdir(path):
-            bind(path)
-    for path in (
-        *prefixes,
-        os.path.dirname(os.path.realpath(config.python)),
-        *config.python_paths,
-        *config.ro_paths,
-    ):
-        bind(path)
-    ops += [("dir", "/etc", 0o755), ("dir", "/proc", 0o555), ("dir", "/tmp", 0o1777), ("dir", "/dev", 0o755)]
-    ops += [("dir", "/dev/shm", 0o1777), ("dir", config.workdir, 0o755)]
-    ops.append(
-        (
-            "file",
-            "/etc/passwd",
-            b"root:x:0:0:root:/root:/bin/sh\nsandbox:x:65534:65534::/sandbox:/bin/sh\n",
-            0o644,
-        )
-    )
-    ops.append(("file", "/etc/group", b"root:x:0:\nsandbox:x:65534:\n", 0o644))
-    ops.append(("file", "/etc/hosts", b"127.0.0.1 localhost\n::1 localhost\n", 0o644))
-    for path in ("/etc/ld.so.cache", "/etc/localtime"):
-        if os.path.isfile(path):
-            ops.append(("bind", path, path, False, False, False))
-    if config.network:
-        for path in ("/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/ssl", "/etc/ca-certificates"):
-            if os.path.exists(path):
-                ops.append(("bind", os.path.realpath(path), path, os.path.isdir(path), False, False))
-    for name in ("null", "zero", "full", "random", "urandom"):
-        ops.append(("bind", f"/dev/{name}", f"/dev/{name}", False, True, True))
-    ops.append(("symlink", "/dev/fd", "/proc/self/fd"))
-    for i, name in enumerate(("stdin", "stdout", "stderr")):
-        ops.append(("symlink", f"/dev/{name}", f"/proc/self/fd/{i}"))
-    return ops
-
-
-def _env(config: SandboxConfig) -> dict[str, str]:
-    """The environment of sandboxed processes: nothing from the host's."""
-    bindir = os.path.dirname(os.path.realpath(config.python))
-    env = {
-        "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
-        "HOME": config.workdir,
-        "TMPDIR": "/tmp",
-        "LANG": "C.UTF-8",
-        "USER": "sandbox",
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    if config.hash_seed is not None:
-        env["PYTHONHASHSEED"] = str(config.hash_seed)
-    return env
 
 
 class _Capped:
@@ -155,98 +56,6 @@ class _Capped:
         return self.buf.decode("utf-8", errors="replace")
 
 
-class _Zygote:
-    """A pre-started interpreter inside the sandbox's root; it forks one slot zygote per slot (which joins the
-    slot's cgroups once), and each slot zygote forks one isolated init per run."""
-
-    def __init__(self, backend: LocalBackend) -> None:
-        self.backend = backend
-        self.lock = threading.Lock()
-        self.slot_socks: dict[int, socket.socket] = {}
-        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock = parent
-        slots = {s.index: (s.cgroup.procs_files if s.cgroup else []) for s in backend.pool.slots}
-        args = {"mode": "zygote", "ctrl_fd": child.fileno(), "slots": slots, "root": backend.root_spec,
-                "preload": list(backend.config.preload)}  # fmt: skip
-        try:
-            self.proc = backend.launch(args, [child.fileno()], stderr=subprocess.DEVNULL)
-        finally:
-            child.close()
-        parent.settimeout(SETUP_TIMEOUT_S)
-        try:
-            first = parent.recv(1 << 16)
-        except TimeoutError:
-            first = b"Xzygote did not start in time"
-        if first != b"R":
-            self.close()
-            raise SandboxError(
-                f"sandbox zygote failed to start ({FIX_HINT}):\n{first[1:].decode(errors='replace')}"
-            )
-        parent.settimeout(None)
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def _slot_sock(self, slot: Slot, fresh: bool) -> socket.socket:
-        """The socket of the slot's zygote, forking a new one if there is none (or `fresh`)."""
-        sock = self.slot_socks.get(slot.index)
-        if sock is not None and not fresh:
-            return sock
-        if sock is not None:
-            sock.close()
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            with self.lock:
-                request = {"slot": slot.index, "box": self.backend.box(slot)}
-                socket.send_fds(self.sock, [marshal.dumps(request)], [theirs.fileno()])
-                reply = self.sock.recv(1 << 16)
-        finally:
-            theirs.close()
-        if reply != b"Z":
-            ours.close()
-            raise SandboxError(
-                f"sandbox zygote could not start slot {slot.index}: {reply[1:].decode(errors='replace')}"
-            )
-        self.slot_socks[slot.index] = ours
-        return ours
-
-    def spawn(self, slot: Slot, fds: dict[str, int]) -> int:
-        """Hand one run to the slot's prepared init; returns a pidfd of that init. The caller holds the slot."""
-        header = marshal.dumps({"fds": list(fds)})
-        for attempt in range(2):
-            sock = self._slot_sock(slot, fresh=attempt > 0)
-            try:
-                socket.send_fds(sock, [header], list(fds.values()))
-                msg, got, _, _ = socket.recv_fds(sock, 1 << 16, 1)
-            except TimeoutError:
-                raise SandboxError(
-                    f"the sandbox's slot {slot.index} did not take a run in {SETUP_TIMEOUT_S} s"
-                ) from None
-            except OSError:
-                continue  # the slot zygote died (e.g. OOM-killed with a run): fork a new one and retry
-            if msg == b"A" and len(got) == 1:
-                return got[0]
-            for fd in got:
-                os.close(fd)
-            if msg:
-                self.slot_socks.pop(slot.index).close()
-                raise SandboxError(
-                    f"the sandbox could not prepare a run ({FIX_HINT}):\n{msg[1:].decode(errors='replace')}"
-                )
-        raise SandboxError("the sandbox's slot zygote keeps dying; see SandboxConfig limits")
-
-    def close(self) -> None:
-        for sock in self.slot_socks.values():
-            with contextlib.suppress(OSError):
-                sock.close()
-        with contextlib.suppress(OSError):
-            self.sock.close()
-        with contextlib.suppress(OSError):
-            self.proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=5)
-
-
 class LocalBackend:
     """Runs programs in Linux namespaces on this machine (see the package docstring for the guarantees)."""
 
@@ -258,11 +67,11 @@ class LocalBackend:
             )
         if os.geteuid() != 0:
             raise SandboxError(f"not running as root: {FIX_HINT}")
-        self.version, _ = _interpreter_info(config.python)
+        self.version, _ = interpreter_info(config.python)
         self.python = os.path.realpath(config.python)
         self.root_spec = {"stage": "/tmp", "ops": build_root_ops(config)}
-        self.inside = _compiled(INSIDE_PATH.read_text(), str(INSIDE_PATH), self.version)
-        self.env = _env(config)
+        self.inside = compiled(inside_source(), "rlvr-sandbox-inside", self.version)
+        self.env = sandbox_env(config)
         cgroups, why = (None, "disabled by SandboxConfig.cgroups=False")
         if config.cgroups is not False:
             cgroups, why = CgroupTree.detect()
@@ -272,7 +81,7 @@ class LocalBackend:
         self.pool = SlotPool(config.pool_size, config.uid_base, cgroups, LOCK_DIR)
         self._start_lock = threading.Lock()
         self._opened = False
-        self._zygote: _Zygote | None = None
+        self._zygote: Zygote | None = None
         self._closed = False
         self._pid = os.getpid()
 
@@ -306,7 +115,7 @@ class LocalBackend:
             if self.config.warm and (self._zygote is None or not self._zygote.alive()):
                 if self._zygote is not None:
                     self._zygote.close()
-                self._zygote = _Zygote(self)
+                self._zygote = Zygote(self)
 
     def close(self) -> None:
         """Stop the zygote, kill anything left, remove the cgroups and release the slot ids."""
@@ -405,7 +214,7 @@ class LocalBackend:
             rlimits["RLIMIT_AS"] = memory << 20
         judge_spec = None
         if judge is not None:
-            kind, judge_code = _compiled(judge.source, "<judge>", self.version)
+            kind, judge_code = compiled(judge.source, "<judge>", self.version)
             judge_spec = {"kind": kind, "code": judge_code, "data": bytes(judge.data),
                           "rlimits": {"RLIMIT_NPROC": 1, "RLIMIT_CORE": 0, "RLIMIT_CPU": (cpu, cpu + 1)}}  # fmt: skip
         return {

@@ -1,0 +1,294 @@
+"""The sandbox's isolation guarantees (network, files, environment, processes, runs), each checked with a real
+adversarial program; see rlvr.verifiers.sandbox's docstring. Limits (CPU, memory, disk, output) are in
+test_sandbox.py."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+
+import pytest
+from test_sandbox import sandbox_processes, src
+
+from rlvr.verifiers.sandbox import Sandbox, SandboxConfig
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the local sandbox backend needs root")
+
+
+@pytest.fixture(scope="module", params=["warm", "cold"])
+def sandbox(request):
+    sb = Sandbox(SandboxConfig(warm=request.param == "warm", pool_size=2, timeout_s=5.0))
+    yield sb
+    sb.close()
+
+
+# -- network ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def listener():
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    srv.settimeout(0.5)
+    yield srv
+    srv.close()
+
+
+NET_PROBE = src(
+    """
+    import socket, sys
+    port = int(open("port").read())
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=1)
+        s.sendall(b"escaped")
+        print("connected")
+    except OSError as e:
+        print("connect failed:", type(e).__name__)
+    try:
+        print("dns:", socket.getaddrinfo("example.com", 80)[0][4])
+    except OSError as e:
+        print("dns failed:", type(e).__name__)
+    """
+)
+
+
+def test_no_network(sandbox, listener):
+    port = listener.getsockname()[1]
+    r = sandbox.run(NET_PROBE, files={"port": str(port)})
+    assert "connect failed" in r.stdout and "connected" not in r.stdout.replace("connect failed", "")
+    assert "dns failed" in r.stdout
+    with pytest.raises(TimeoutError):
+        listener.accept()
+
+
+def test_network_true_is_the_positive_control(listener):
+    port = listener.getsockname()[1]
+    with Sandbox(SandboxConfig(network=True, pool_size=1)) as sb:
+        r = sb.run(NET_PROBE, files={"port": str(port)})
+    assert "connected" in r.stdout
+    conn, _ = listener.accept()
+    assert conn.recv(16) == b"escaped"
+    conn.close()
+
+
+def test_no_abstract_unix_socket_to_host():
+    name = f"\0rlvr-test-{secrets.token_hex(4)}"
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(name)
+    srv.listen(1)
+    try:
+        with Sandbox(SandboxConfig(pool_size=1)) as sb:
+            code = f"import socket\ns = socket.socket(socket.AF_UNIX)\ntry:\n    s.connect({name!r})\n    print('connected')\nexcept OSError as e:\n    print('failed', e.errno)\n"
+            r = sb.run(code)
+        assert r.stdout.startswith("failed"), r
+    finally:
+        srv.close()
+
+
+# -- host files --------------------------------------------------------------------------------------------
+def test_host_files_are_not_visible(sandbox, tmp_path):
+    token = secrets.token_hex(8)
+    secret = tmp_path / "secret.txt"
+    secret.write_text(token)
+    home_secret = os.path.expanduser("~/.rlvr-test-secret")
+    with open(home_secret, "w") as f:
+        f.write(token)
+    try:
+        code = src(
+            f"""
+            import os
+            for path in [{str(secret)!r}, {home_secret!r}, "/proc/1/root{secret}", "/proc/1/environ"]:
+                try:
+                    print(open(path).read())
+                except OSError as e:
+                    print(path, type(e).__name__)
+            for top in ("/root", "/home", "/work", "/tmp", "/old_root", "/mnt", "/run"):
+                print(top, os.path.exists(top) and os.listdir(top))
+            """
+        )
+        r = sandbox.run(code)
+    finally:
+        os.remove(home_secret)
+    assert token not in r.stdout + r.stderr
+    assert "FileNotFoundError" in r.stdout
+    assert "/tmp []" in r.stdout and "/work False" in r.stdout and "/home False" in r.stdout
+
+
+def test_writes_outside_the_sandbox_have_no_effect(sandbox, tmp_path):
+    escape = f"/tmp/rlvr-escape-{secrets.token_hex(4)}"
+    target = tmp_path / "planted.txt"
+    code = src(
+        f"""
+        for path in [{escape!r}, {str(target)!r}, "/usr/planted", "/etc/planted", "/planted", "/root/planted"]:
+            try:
+                with open(path, "w") as f:
+                    f.write("pwned")
+                print("wrote", path)
+            except OSError as e:
+                print("refused", path, type(e).__name__)
+        """
+    )
+    r = sandbox.run(code)
+    assert f"wrote {escape}" in r.stdout  # its own private /tmp
+    assert "refused /usr/planted" in r.stdout and "refused /etc/planted" in r.stdout
+    for path in (escape, str(target), "/usr/planted", "/etc/planted", "/planted", "/root/planted"):
+        assert not os.path.exists(path), path
+
+
+def test_runs_do_not_see_each_other(sandbox):
+    token = secrets.token_hex(4)
+    first = sandbox.run(f"open('/tmp/{token}', 'w').write('a')\nopen('{token}', 'w').write('b')\nprint('ok')")
+    assert first.stdout == "ok\n"
+    second = sandbox.run(f"import os\nprint(os.path.exists('/tmp/{token}'), os.path.exists('{token}'))")
+    assert second.stdout == "False False\n"
+
+
+# -- environment -----------------------------------------------------------------------------------------
+def test_host_environment_is_not_visible(monkeypatch):
+    token = secrets.token_hex(8)
+    monkeypatch.setenv("RLVR_TEST_SECRET", token)
+    with Sandbox(SandboxConfig(pool_size=1)) as sb:
+        code = "import os\nprint(dict(os.environ))\nprint(open('/proc/self/environ').read())\n"
+        r = sb.run(code)
+    assert r.ok
+    assert token not in r.stdout and "RLVR_TEST_SECRET" not in r.stdout
+    assert "'HOME': '/sandbox'" in r.stdout
+
+
+# -- processes -------------------------------------------------------------------------------------------
+def test_cannot_kill_host_processes_or_its_parent(sandbox):
+    victim = subprocess.Popen(["sleep", "60"])
+    try:
+        code = src(
+            f"""
+            import os, signal
+            results = {{}}
+            for name, pid in [("victim", {victim.pid}), ("host", {os.getpid()}), ("init", 1),
+                              ("parent", os.getppid())]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    results[name] = "killed"
+                except OSError as e:
+                    results[name] = type(e).__name__
+            print(results)
+            print("visible pids:", sorted(int(p) for p in os.listdir("/proc") if p.isdigit()))
+            for pid in range(2, 40000):  # everything it can see or guess, itself last
+                if pid != os.getpid():
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+            print("still here")
+            """
+        )
+        r = sandbox.run(code)
+        assert r.ok, r
+        assert "'init': 'PermissionError'" in r.stdout and "'parent': 'PermissionError'" in r.stdout
+        assert "'victim': 'ProcessLookupError'" in r.stdout or "'victim': 'PermissionError'" in r.stdout
+        assert "visible pids: [1, 2]" in r.stdout
+        assert victim.poll() is None  # the host process survived
+        assert sandbox.run("print('pool still works')").stdout == "pool still works\n"
+    finally:
+        victim.kill()
+        victim.wait()
+
+
+def test_cannot_read_or_trace_the_init(sandbox):
+    code = src(
+        """
+        import ctypes
+        for path in ("/proc/1/mem", "/proc/1/environ", "/proc/1/fd/0"):
+            try:
+                open(path, "rb").read(1)
+                print("read", path)
+            except OSError as e:
+                print("refused", path, type(e).__name__)
+        libc = ctypes.CDLL(None, use_errno=True)
+        PTRACE_ATTACH = 16
+        print("ptrace", libc.ptrace(PTRACE_ATTACH, 1, 0, 0), ctypes.get_errno())
+        """
+    )
+    r = sandbox.run(code)
+    assert "read /proc" not in r.stdout
+    assert "ptrace -1 1" in r.stdout  # EPERM
+
+
+def test_no_process_outlives_the_run(sandbox):
+    code = src(
+        """
+        import os, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                for fd in (0, 1, 2):
+                    os.close(fd)
+                time.sleep(100)
+            os._exit(0)
+        os.wait()
+        print("daemon started")
+        """
+    )
+    r = sandbox.run(code)
+    assert r.ok and r.stdout == "daemon started\n"
+    assert sandbox_processes(sandbox.config) == []
+
+
+def test_program_runs_unprivileged(sandbox):
+    r = sandbox.run("import os\nprint(os.getuid(), os.geteuid(), os.getgroups())\nos.setuid(0)\n")
+    uid = int(r.stdout.split()[0])
+    assert uid >= sandbox.config.uid_base
+    assert "PermissionError" in r.stderr
+
+
+def test_nothing_persists_between_runs_of_one_slot(tmp_path):
+    """SysV shared memory, abstract unix sockets and files left by a run are gone for the next run in the
+    same slot (pool_size=1), including a background process that tried to keep a socket open."""
+    first = src(
+        """
+        import ctypes, os, socket, time
+        libc = ctypes.CDLL(None, use_errno=True)
+        print("shm", libc.shmget(0x7217, 4096, 0o1000 | 0o666) >= 0)  # IPC_CREAT
+        s = socket.socket(socket.AF_UNIX)
+        s.bind("\\0rlvr-persist")
+        s.listen(1)
+        if os.fork() == 0:
+            time.sleep(30)
+        open("/tmp/left", "w").write("x")
+        print("done", flush=True)
+        """
+    )
+    second = src(
+        """
+        import ctypes, os, socket
+        libc = ctypes.CDLL(None, use_errno=True)
+        print("shm", libc.shmget(0x7217, 0, 0) >= 0)
+        s = socket.socket(socket.AF_UNIX)
+        try:
+            s.connect("\\0rlvr-persist")
+            print("socket alive")
+        except OSError:
+            print("socket gone")
+        print("tmp", os.path.exists("/tmp/left"))
+        """
+    )
+    with Sandbox(SandboxConfig(pool_size=1)) as sb:
+        a = sb.run(first)
+        b = sb.run(second)
+    assert a.stdout == "shm True\ndone\n", a
+    assert b.stdout == "shm False\nsocket gone\ntmp False\n", b
+
+
+def test_system_dirs_are_visible_but_read_only(sandbox):
+    code = src(
+        """
+        import os, sys
+        print(os.path.isdir("/usr/lib"), os.path.exists(sys.executable))
+        try:
+            open("/usr/lib/rlvr-test", "w")
+        except OSError as e:
+            print(type(e).__name__)
+        """
+    )
+    r = sandbox.run(code)
+    assert r.stdout.splitlines() in (["True True", "OSError"], ["True True", "PermissionError"])
