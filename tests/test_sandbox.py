@@ -369,3 +369,17 @@ def test_without_cgroups_rlimits_still_stop_hogs_and_bombs(no_cgroups):
     assert r.timed_out
     assert sandbox_processes(no_cgroups.config) == []
     assert no_cgroups.run("print('fine')").stdout == "fine\n"
+
+
+def test_interrupted_caller_leaves_no_run_behind():
+    import _thread
+
+    with Sandbox(SandboxConfig(pool_size=1)) as sb:
+        sb.run("pass")
+        timer = threading.Timer(1.0, _thread.interrupt_main)
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            sb.run("import time\ntime.sleep(100)", timeout_s=60)
+        timer.join()
+        assert sandbox_processes(sb.config) == []
+        assert sb.run("print('slot free again')").stdout == "slot free again\n"

@@ -316,7 +316,7 @@ class LocalBackend:
                     killed_at = now
                     kill()
                 if killed_at is not None and now > killed_at + KILL_GRACE_S:
-                    break  # something still holds a pipe open; the cgroup wait below reaps it
+                    break  # something still holds a pipe open (cannot be the run: its namespace is gone)
                 wait = (killed_at + KILL_GRACE_S if killed_at is not None else deadline) - now
                 for fd, _ in poller.poll(max(0.0, wait) * 1000 + 1):
                     data = os.read(fd, READ_CHUNK)
@@ -337,6 +337,14 @@ class LocalBackend:
                         slot_cgroup.wait_empty()
             elif pidfd is not None:  # the init's exit (it waits for its namespace to be torn down)
                 select.select([pidfd], [], [], KILL_GRACE_S)
+        except (
+            BaseException
+        ):  # e.g. KeyboardInterrupt in the caller: never leave the run behind, holding its slot
+            kill()
+            if proc is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=KILL_GRACE_S)
+            raise
         finally:
             for fd in readers:
                 os.close(fd)
