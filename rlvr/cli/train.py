@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from typing import Any
@@ -21,6 +22,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--output-dir", help="shorthand for train.output_dir=...")
     p.add_argument("--no-resume", action="store_true", help="start fresh even if output_dir has checkpoints")
     p.add_argument("--dry-run", action="store_true", help="validate the config, print it and exit")
+    p.add_argument(
+        "--address",
+        help="train on the Ray cluster at this address ('auto' inside a cluster, 'ray://host:10001', ...); "
+        "a config with a `distributed` section trains on Ray even without it (starting a local Ray)",
+    )
     p.set_defaults(func=run)
 
 
@@ -37,6 +43,10 @@ def run(args: argparse.Namespace) -> int:
         overrides.append(f"train.output_dir={args.output_dir}")
     if args.no_resume:
         overrides.append("train.resume=false")
+    if (
+        args.address
+    ):  # turns the Ray runtime on (default settings unless the config has a distributed section)
+        overrides.append(f"distributed.address={json.dumps(args.address)}")
     try:
         config = load_config(RunConfig, args.config, overrides)
     except ConfigError as exc:
@@ -46,9 +56,18 @@ def run(args: argparse.Namespace) -> int:
         print(yaml.safe_dump(to_dict(config), sort_keys=False))
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    from rlvr.train.loop import train
+    if config.distributed is not None:
+        from rlvr.train.distributed import train_distributed
 
-    rows = train(config)
+        try:
+            rows = train_distributed(config)
+        except ConfigError as exc:
+            print(f"rlvr train: {exc}", file=sys.stderr)
+            return 2
+    else:
+        from rlvr.train.loop import train
+
+        rows = train(config)
     if rows:
         first, last = rows[0], rows[-1]
         print(

@@ -174,6 +174,102 @@ class TrainConfig:
 
 
 @dataclass(frozen=True)
+class DistributedConfig:
+    """The Ray runtime (rlvr/train/distributed): a config with this section trains on Ray, locally or on a cluster.
+
+    Roles: W rollout workers (generation backend + envs), an optional pool of verifier actors, one replay-buffer
+    actor (sharded per learner rank when buffer.num_shards = learner_ranks), and T learner ranks training with
+    data parallelism over torch.distributed. Fractional CPUs let many actors share a small machine.
+    """
+
+    mode: Literal["sync", "async"] = "sync"
+    """'sync': generate R rollouts, then train (the single-process loop, on Ray); 'async': rollout workers
+    produce continuously into the buffer while the learners sample from it (the paper's setting)."""
+    rollout_workers: int = 1
+    """W: rollout worker actors; each step's prompts are split between them."""
+    learner_ranks: int = 1
+    """T: data-parallel learner ranks (one process group; gradients are summed across ranks every step)."""
+    verifier_actors: int = 0
+    """CPU actors grading completions, each running a VerifierPool of max(1, env.verifier_workers) processes;
+    0: every rollout worker grades with its own pool (or in-process when env.verifier_workers = 0)."""
+    address: str | None = None
+    """Ray cluster to join ('auto', 'ray://host:10001', 'host:6379'); None starts a local Ray (or joins the
+    cluster named by RAY_ADDRESS, as inside `ray job submit`). `rlvr train --address` overrides it."""
+    num_cpus: int | None = None
+    """CPUs of a Ray instance started here (None: all of this machine's); ignored when joining a cluster."""
+    rollout_cpus: float = 1.0
+    """CPUs reserved per rollout worker (fractions share a core, e.g. 0.25)."""
+    rollout_gpus: float = 0.0
+    """GPUs per rollout worker (vLLM wants 1)."""
+    learner_cpus: float = 1.0
+    """CPUs reserved per learner rank."""
+    learner_gpus: float = 0.0
+    """GPUs per learner rank (1 for NCCL data parallelism)."""
+    verifier_cpus: float = 1.0
+    """CPUs reserved per verifier actor."""
+    buffer_cpus: float = 0.5
+    """CPUs reserved for the replay-buffer actor."""
+    placement: Literal["pack", "spread", "strict_pack", "strict_spread", "none"] = "pack"
+    """Placement-group strategy of the learner ranks (one bundle per rank); 'none' schedules them freely."""
+    collective_backend: Literal["auto", "gloo", "nccl"] = "auto"
+    """torch.distributed backend of the learner group: auto = nccl with learner GPUs, else gloo."""
+    max_restarts: int = 3
+    """Times Ray restarts a crashed rollout or verifier actor by itself (-1: forever)."""
+    max_failures: int = 10
+    """Worker failures the driver recovers from (retry, recreate, re-sync weights) before it gives up."""
+    restart_timeout_s: float = 300.0
+    """How long the driver waits for a restarted worker before replacing it with a new actor."""
+    torch_threads: int = 1
+    """torch intra-op threads per actor (keep small when actors share cores)."""
+    setup_modules: list[str] = field(default_factory=list)
+    """Modules every actor imports before building anything (where custom envs/verifiers/tasks register
+    themselves); they must be importable on every node, e.g. shipped with `ray job submit --working-dir .`."""
+
+    def __post_init__(self) -> None:
+        for name in ("rollout_workers", "learner_ranks", "torch_threads"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
+                raise ConfigError(f"distributed.{name} must be an int >= 1, got {getattr(self, name)!r}")
+        if self.verifier_actors < 0:
+            raise ConfigError(f"distributed.verifier_actors must be >= 0, got {self.verifier_actors}")
+        for name in (
+            "rollout_cpus",
+            "learner_cpus",
+            "verifier_cpus",
+            "buffer_cpus",
+            "rollout_gpus",
+            "learner_gpus",
+        ):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"distributed.{name} must be >= 0, got {getattr(self, name)}")
+        if self.num_cpus is not None and self.num_cpus < 1:
+            raise ConfigError(f"distributed.num_cpus must be >= 1 or null, got {self.num_cpus}")
+        if self.max_restarts < -1 or self.max_failures < 0 or self.restart_timeout_s <= 0:
+            raise ConfigError(
+                "distributed.max_restarts must be >= -1 (-1 = forever), max_failures >= 0 and restart_timeout_s > 0"
+            )
+        if self.collective_backend == "nccl" and self.learner_gpus <= 0:
+            raise ConfigError(
+                "distributed.collective_backend='nccl' runs on GPUs: set distributed.learner_gpus=1, or use gloo"
+            )
+        for module in self.setup_modules:
+            if (
+                not isinstance(module, str)
+                or not module
+                or not all(p.isidentifier() for p in module.split("."))
+            ):
+                raise ConfigError(
+                    f"distributed.setup_modules entry {module!r} is not a module name like 'my_pkg.envs'"
+                )
+
+    @property
+    def backend(self) -> str:
+        """The torch.distributed backend the learner group uses."""
+        if self.collective_backend != "auto":
+            return self.collective_backend
+        return "nccl" if self.learner_gpus > 0 else "gloo"
+
+
+@dataclass(frozen=True)
 class RunConfig:
     """A whole training run; cross-component settings are checked here, before anything is built."""
 
@@ -184,6 +280,8 @@ class RunConfig:
     learner: LearnerConfig = field(default_factory=LearnerConfig)
     train: TrainConfig = field(default_factory=TrainConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
+    distributed: DistributedConfig | None = None
+    """The Ray runtime; None trains in this process (`rlvr train --address` turns it on with defaults)."""
 
     def __post_init__(self) -> None:
         r, b, n = self.rollout.rollouts_per_step, self.train.batch_size, self.buffer.capacity
@@ -214,6 +312,56 @@ class RunConfig:
                 f"buffer.sampler='group' samples whole groups of {self.rollout.group_size}, but train.batch_size={b} "
                 "is not a multiple of rollout.group_size"
             )
+        self._check_distributed()
+
+    def _check_distributed(self) -> None:
+        d, shards, b = self.distributed, self.buffer.num_shards, self.train.batch_size
+        if d is None:
+            if shards > 1:
+                raise ConfigError(
+                    f"buffer.num_shards={shards} shards the buffer per learner rank, which needs the Ray runtime: "
+                    f"add `distributed: {{learner_ranks: {shards}}}` or set buffer.num_shards=1"
+                )
+            return
+        t, w, p = d.learner_ranks, d.rollout_workers, self.rollout.prompts_per_step
+        if shards not in (1, t):
+            raise ConfigError(
+                f"buffer.num_shards={shards} must be 1 (one buffer, batches split across ranks) or equal "
+                f"distributed.learner_ranks={t} (one shard per rank, the paper's layout)"
+            )
+        if b % t:
+            raise ConfigError(
+                f"train.batch_size={b} is split evenly across distributed.learner_ranks={t}; make it a multiple "
+                f"of {t} (e.g. {b + t - b % t})"
+            )
+        if shards > 1 and b // t > self.buffer.capacity // t:
+            raise ConfigError(
+                f"each of the {t} buffer shards holds about {self.buffer.capacity // t} rollouts, fewer than the "
+                f"{b // t} a rank samples per step; raise buffer.capacity"
+            )
+        if p < w:
+            raise ConfigError(
+                f"rollout.prompts_per_step={p} is split across distributed.rollout_workers={w}, so some would idle; "
+                f"use at most {p} rollout workers or draw more prompts per step"
+            )
+        if self.buffer.sampler == "group" and (b // t) % self.rollout.group_size:
+            raise ConfigError(
+                f"buffer.sampler='group' needs each rank's batch (train.batch_size / learner_ranks = {b // t}) to "
+                f"be a multiple of rollout.group_size={self.rollout.group_size}"
+            )
+        if d.mode == "async":
+            max_age = self.buffer.staleness.max_age
+            if max_age is None:
+                raise ConfigError(
+                    "distributed.mode='async' trains on rollouts from older weights, so it needs a staleness "
+                    "limit: set buffer.staleness.max_age (policy versions, e.g. 4) so older rollouts are evicted"
+                )
+            if self.train.sync_every > max_age:
+                raise ConfigError(
+                    f"train.sync_every={self.train.sync_every} exceeds buffer.staleness.max_age={max_age}: "
+                    "rollouts made with the last synced weights would age out before the next sync and the "
+                    "learners would starve; sync more often or raise max_age"
+                )
 
     @property
     def warmup(self) -> int:

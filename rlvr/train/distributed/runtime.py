@@ -1,0 +1,111 @@
+"""Ray plumbing shared by the driver and the actors: connecting, per-actor setup, resources, placement groups."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import socket
+from collections.abc import Sequence
+from typing import Any
+
+from rlvr.core.errors import ConfigError
+from rlvr.train.config import DistributedConfig
+
+
+def connect(config: DistributedConfig, address: str | None = None) -> bool:
+    """Join the Ray cluster at `address` (or `config.address`, or RAY_ADDRESS), else start a local Ray.
+
+    Returns whether this call initialised Ray (and so should shut it down); an already initialised Ray (a test
+    fixture, a notebook) is used as it is.
+    """
+    import ray
+
+    if ray.is_initialized():
+        return False
+    address = address or config.address
+    kwargs: dict[str, Any] = {"configure_logging": False, "log_to_driver": True}
+    if address is None and not os.environ.get("RAY_ADDRESS"):
+        kwargs.update(include_dashboard=False)
+        if config.num_cpus is not None:
+            kwargs["num_cpus"] = config.num_cpus
+    try:
+        ray.init(address=address, **kwargs)
+    except ConnectionError as exc:
+        raise ConfigError(
+            f"no Ray cluster answered at address={address!r} ({exc}); start one with `ray start --head`, pass its "
+            "address (e.g. --address auto on a cluster node), or drop --address to start a local Ray"
+        ) from exc
+    return True
+
+
+def setup_actor(config: DistributedConfig) -> None:
+    """First thing in every actor: cap torch threads and import the user's registration modules."""
+    import torch
+
+    torch.set_num_threads(config.torch_threads)
+    import_modules(config.setup_modules)
+
+
+def import_modules(modules: Sequence[str]) -> None:
+    """Import each module (custom envs, verifiers and tasks register themselves on import)."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            raise ConfigError(
+                f"distributed.setup_modules: cannot import {name!r} here ({exc}); ship it with the job "
+                "(`ray job submit --working-dir .`) or install it on every node"
+            ) from exc
+
+
+def node_address() -> str:
+    """This node's IP address as Ray sees it (reachable from the other nodes)."""
+    import ray
+
+    return ray.util.get_node_ip_address()
+
+
+def free_port() -> int:
+    """A TCP port that is free on this node right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("", 0))
+        return int(s.getsockname()[1])
+
+
+def learner_placement_group(config: DistributedConfig, timeout_s: float = 120.0) -> Any:
+    """A placement group with one bundle per learner rank (None if placement='none' or nothing to reserve)."""
+    import ray
+    from ray.util.placement_group import placement_group
+
+    bundle: dict[str, float] = {}
+    if config.learner_cpus > 0:
+        bundle["CPU"] = config.learner_cpus
+    if config.learner_gpus > 0:
+        bundle["GPU"] = config.learner_gpus
+    if config.placement == "none" or not bundle:
+        return None
+    pg = placement_group(
+        [dict(bundle) for _ in range(config.learner_ranks)], strategy=config.placement.upper()
+    )
+    ready, _ = ray.wait([pg.ready()], timeout=timeout_s)
+    if not ready:
+        ray.util.remove_placement_group(pg)
+        raise ConfigError(
+            f"the cluster cannot place {config.learner_ranks} learner ranks of {bundle} with strategy "
+            f"{config.placement!r} (available: {ray.available_resources()}); lower distributed.learner_cpus/"
+            "learner_gpus, use placement='spread' or 'none', or add nodes"
+        )
+    return pg
+
+
+def in_placement_group(pg: Any, index: int) -> dict[str, Any]:
+    """Actor options that schedule it into bundle `index` of `pg` (empty when there is no group)."""
+    if pg is None:
+        return {}
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    return {
+        "scheduling_strategy": PlacementGroupSchedulingStrategy(
+            placement_group=pg, placement_group_bundle_index=index
+        )
+    }
