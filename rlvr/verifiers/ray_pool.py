@@ -109,7 +109,7 @@ class RayVerifierPool(Verifier):
             for _ in range(num_actors)
         ]
         self._owner = True
-        self.restarts_seen = 0
+        self.retries = 0
 
     def verify(self, completion: str, reference: Any) -> Verdict:
         """Grade one pair on an actor (blocking)."""
@@ -138,7 +138,7 @@ class RayVerifierPool(Verifier):
                 out[i] = ray.get(done[0])
             except RayActorError as exc:
                 attempts[i] += 1
-                self.restarts_seen += 1
+                self.retries += 1
                 if time.monotonic() > deadline or attempts[i] > 4 * n:
                     raise RuntimeError(
                         f"verifier actors kept failing for {self.retry_wait_s:.0f}s ({exc}); check their logs "
@@ -154,11 +154,17 @@ class RayVerifierPool(Verifier):
         self.verifier.validate_reference(reference)
 
     def stats(self) -> dict[str, int]:
-        """Pool statistics summed over the live actors."""
+        """Pool statistics summed over the actors that answer (a restarting one counts as unavailable)."""
         import ray
+        from ray.exceptions import RayActorError
 
-        total: dict[str, int] = {"actors": len(self.actors)}
-        for part in ray.get([a.stats.remote() for a in self.actors]):
+        total: dict[str, int] = {"actors": len(self.actors), "unavailable": 0, "retries": self.retries}
+        for future in [a.stats.remote() for a in self.actors]:
+            try:
+                part = ray.get(future, timeout=60)
+            except (RayActorError, ray.exceptions.GetTimeoutError):  # restarting or gone: report, do not fail
+                total["unavailable"] += 1
+                continue
             for key, value in part.items():
                 total[key] = total.get(key, 0) + int(value)
         return total

@@ -25,7 +25,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from rlvr.train.distributed.driver import merge_stats
-from rlvr.train.distributed.rollout_workers import split_evenly
+from rlvr.train.distributed.rollout_workers import WeightsOutOfSync, split_evenly
 from rlvr.train.metrics import MetricsLogger
 from rlvr.train.rollouts import RolloutStats
 
@@ -51,7 +51,9 @@ def fit_async(trainer: DistributedTrainer, logger: MetricsLogger, bar: Any) -> l
             examples = trainer.stream.take(shares[rank])
             tag = trainer.version
         assert tag is not None
-        future = fleet.actors[rank].produce_into.remote(trainer.buffer, len(examples), tag, examples)
+        future = fleet.actors[rank].produce_into.remote(
+            trainer.buffer, len(examples), tag, examples, fleet.versions[rank]
+        )
         in_flight[future] = (rank, tag, examples)
 
     start_version = trainer.version
@@ -73,7 +75,7 @@ def fit_async(trainer: DistributedTrainer, logger: MetricsLogger, bar: Any) -> l
             rank, tag, examples = in_flight.pop(ready[0])
             try:
                 stats: RolloutStats = ray.get(ready[0])
-            except RayActorError as exc:
+            except (RayActorError, WeightsOutOfSync) as exc:
                 fleet.recover(rank, exc)  # restarted or replaced, weights re-synced
                 dispatch(rank, tag, examples)  # the same prompts again
                 continue

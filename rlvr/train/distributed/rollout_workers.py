@@ -46,6 +46,10 @@ def split_evenly(items: Sequence[Any], parts: int) -> list[list[Any]]:
     return out
 
 
+class WeightsOutOfSync(RuntimeError):
+    """A rollout worker was asked to generate with weights it does not hold (it restarted since the sync)."""
+
+
 class RolloutWorker:
     """One actor's generation backend and batched env; `produce` is `RolloutProducer.produce` remotely."""
 
@@ -78,34 +82,56 @@ class RolloutWorker:
             keep_example=config.buffer.hindsight is not None,
         )
         self._eval: tuple[Any, list[Example]] | None = None
+        self._loaded = False  # no weights from the driver yet (a fresh or restarted actor)
 
     def produce(
-        self, num_prompts: int, step: int, examples: Sequence[Example] | None = None
+        self,
+        num_prompts: int,
+        step: int,
+        examples: Sequence[Example] | None = None,
+        expect_version: int | None = None,
     ) -> tuple[list[Rollout], RolloutStats]:
         """P x G graded rollouts with frozen advantages, stamped with `step` and the weights' version."""
+        self._check_version(expect_version)
         return self.producer.produce(num_prompts, step, examples=examples)
 
     def produce_into(
-        self, buffer: Any, num_prompts: int, step: int, examples: Sequence[Example] | None = None
+        self,
+        buffer: Any,
+        num_prompts: int,
+        step: int,
+        examples: Sequence[Example] | None = None,
+        expect_version: int | None = None,
     ) -> RolloutStats:
         """Produce, push the rollouts into the buffer actor (async mode) and return only the statistics."""
         import ray
 
-        rollouts, stats = self.produce(num_prompts, step, examples)
+        rollouts, stats = self.produce(num_prompts, step, examples, expect_version)
         ray.get(buffer.extend.remote(rollouts, step))
         return stats
 
     def load_weights(self, state_dict: Any, version: int) -> int:
         """Replace the backend's weights in place (vLLM reloads its engine in place); returns `version`."""
         self.backend.load_weights(state_dict, version)
+        self._loaded = True
         return int(self.backend.policy_version)
 
     def policy_version(self) -> int:
-        """The version of the weights this worker generates with."""
-        return int(self.backend.policy_version)
+        """The version of the weights this worker generates with; -1 until the driver has sent any."""
+        return int(self.backend.policy_version) if self._loaded else -1
 
-    def evaluate(self) -> dict[str, float]:
+    def _check_version(self, expect_version: int | None) -> None:
+        # Ray re-runs the constructor of a restarted actor and may hand it calls queued for the old process;
+        # this catches them before they generate with the initial weights instead of the driver's.
+        if expect_version is not None and self.policy_version() != expect_version:
+            raise WeightsOutOfSync(
+                f"rollout worker {self.rank} holds weights version {self.policy_version()}, the driver expected "
+                f"{expect_version} (the actor was restarted)"
+            )
+
+    def evaluate(self, expect_version: int | None = None) -> dict[str, float]:
         """Held-out accuracy of this worker's weights (the single-process trainer's `evaluate`)."""
+        self._check_version(expect_version)
         from rlvr.eval import evaluate_backend
         from rlvr.policy import SamplingParams
 
@@ -197,13 +223,15 @@ class RolloutFleet:
         while True:
             try:
                 return ray.get(future)
-            except RayActorError as exc:
+            except (RayActorError, WeightsOutOfSync) as exc:
                 self.recover(rank, exc)
                 future = getattr(self.actors[rank], method).remote(*args, **kwargs)
 
     def call(self, rank: int, method: str, *args: Any) -> Any:
-        """`method(*args)` on worker `rank`, waited for and retried on a recovered worker if it dies."""
-        return self.get(rank, getattr(self.actors[rank], method).remote(*args), method, *args)
+        """`method(*args, expect_version=...)` on worker `rank`, retried on a recovered worker if it dies."""
+        version = self.versions[rank]
+        future = getattr(self.actors[rank], method).remote(*args, expect_version=version)
+        return self.get(rank, future, method, *args, expect_version=version)
 
     def produce_all(
         self, parts: Sequence[Sequence[Example]], step: int
@@ -218,7 +246,11 @@ class RolloutFleet:
 
         def submit(rank: int) -> Any:
             part = parts[rank]
-            return self.actors[rank].produce.options(num_returns=2).remote(len(part), step, part)
+            return (
+                self.actors[rank]
+                .produce.options(num_returns=2)
+                .remote(len(part), step, part, self.versions[rank])
+            )
 
         calls = [submit(rank) for rank in range(len(parts))]
         refs: list[Any] = []
@@ -230,7 +262,7 @@ class RolloutFleet:
                     stats.append(ray.get(stats_ref))
                     refs.append(rollouts_ref)
                     break
-                except RayActorError as exc:
+                except (RayActorError, WeightsOutOfSync) as exc:
                     self.recover(rank, exc)
                     calls[rank] = submit(rank)
         return refs, stats
@@ -247,6 +279,9 @@ class RolloutFleet:
                 f"last error: {error}"
             ) from error
         log.warning("rollout worker %d failed (%s); recovering", rank, type(error).__name__)
+        if isinstance(error, WeightsOutOfSync):  # alive, restarted by Ray: it only lacks the weights
+            self._resync(rank)
+            return
         deadline = time.monotonic() + self.d.restart_timeout_s
         alive, dead_answers = False, 0
         while time.monotonic() < deadline and dead_answers < 3:
@@ -265,6 +300,11 @@ class RolloutFleet:
             self.actors[rank] = self._create(rank)
             self.recreated += 1
             ray.get(self.actors[rank].ping.remote())
+        self._resync(rank)
+
+    def _resync(self, rank: int) -> None:
+        import ray
+
         if self.weights is not None:  # a restarted actor starts from its initial weights
             ray.get(self.actors[rank].load_weights.remote(*self.weights))
             self.versions[rank] = self.weights[1]
