@@ -249,3 +249,37 @@ def test_cli_rejects_bad_input_before_loading_the_model(tmp_path, capsys) -> Non
     assert "does not exist" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["eval", "--model", no_model, "--k", "one"])
+
+
+@pytest.mark.slow
+def test_cli_with_the_vllm_backend(tiny, tmp_path) -> None:
+    pytest.importorskip("vllm")
+    folder, _, _ = tiny
+    out = tmp_path / "vllm"
+    argv = [
+        "eval",
+        "--model",
+        str(folder),
+        "--task",
+        "rlvr/MATH-v0",
+        "-o",
+        f"path={MATH['path']}",
+        "--backend",
+        "vllm",
+        "--samples",
+        "2",
+        "--limit",
+        "3",
+        "--max-new-tokens",
+        "8",
+        "--workers",
+        "0",
+        "--output-dir",
+        str(out),
+        "--quiet",
+    ]
+    assert main(argv) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["settings"]["backend"] == "VLLMBackend" and summary["counts"]["generated"] == 6
+    assert main(argv) == 0  # resumed: the engine is started but nothing is generated
+    assert json.loads((out / "summary.json").read_text())["counts"]["generated"] == 0
