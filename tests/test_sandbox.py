@@ -372,11 +372,12 @@ def test_without_cgroups_rlimits_still_stop_hogs_and_bombs(no_cgroups):
 
 
 def test_interrupted_caller_leaves_no_run_behind():
-    import _thread
+    import signal
 
+    main = threading.main_thread().ident
     with Sandbox(SandboxConfig(pool_size=1)) as sb:
         sb.run("pass")
-        timer = threading.Timer(1.0, _thread.interrupt_main)
+        timer = threading.Timer(1.0, signal.pthread_kill, (main, signal.SIGINT))  # a real Ctrl-C
         timer.start()
         with pytest.raises(KeyboardInterrupt):
             sb.run("import time\ntime.sleep(100)", timeout_s=60)

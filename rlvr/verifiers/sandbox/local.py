@@ -344,6 +344,8 @@ class LocalBackend:
             if proc is not None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(timeout=KILL_GRACE_S)
+            elif pidfd is not None:
+                select.select([pidfd], [], [], KILL_GRACE_S)
             raise
         finally:
             for fd in readers:
