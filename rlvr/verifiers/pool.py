@@ -27,11 +27,12 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -42,6 +43,9 @@ from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import Verifier, as_verdict
 
 _IN_WORKER = False
+#: Workers in a row that may die before reporting ready before the pool gives up (a broken environment).
+_MAX_FAILED_STARTS = 3
+_START_LOCK = threading.Lock()
 
 
 def in_worker() -> bool:
@@ -86,6 +90,31 @@ def _worker_main(conn: Connection, payload: bytes, memory_mb: int | None) -> Non
             conn.send((job_id, verdict))
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
             conn.send((job_id, Verdict.fail(Reason.ERROR, error=f"unpicklable verdict: {exc}")))
+
+
+@contextlib.contextmanager
+def _main_module_hidden(needed: bool) -> Iterator[None]:
+    """Keep spawn/forkserver children from re-running the parent's `__main__` unless the verifier needs it.
+
+    Children normally re-import the main script (as `__mp_main__`) so that objects defined there unpickle.
+    A verifier from an importable module does not need that, and skipping it means a script without an
+    `if __name__ == "__main__":` guard, or one fed on stdin (`python - < script.py`, path `<stdin>`),
+    does not run again in every worker. `needed` is True when the pickled verifier refers to `__main__`.
+    """
+    main = sys.modules.get("__main__")
+    saved = {k: getattr(main, k) for k in ("__file__", "__spec__") if hasattr(main, k)}
+    hide = main is not None and not needed and bool(saved)
+    with _START_LOCK:
+        if hide:
+            if "__file__" in saved:
+                del main.__file__  # type: ignore[union-attr]
+            main.__spec__ = None  # type: ignore[union-attr]
+        try:
+            yield
+        finally:
+            if hide:
+                for k, v in saved.items():
+                    setattr(main, k, v)
 
 
 @dataclass
@@ -175,6 +204,7 @@ class VerifierPool(Verifier):
         self._starting = 0
         self._closed = False
         self._init_error: str | None = None
+        self._failed_starts = 0
         self._thread: threading.Thread | None = None
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
@@ -270,7 +300,8 @@ class VerifierPool(Verifier):
             daemon=True,
             name="VerifierPoolWorker",
         )
-        process.start()
+        with _main_module_hidden(b"__main__" in self._payload):
+            process.start()
         child.close()
         with self._lock:
             self._workers.append(_Worker(process, parent))
@@ -360,6 +391,7 @@ class VerifierPool(Verifier):
                 kind, payload = worker.conn.recv()
                 if kind == "ready":
                     worker.ready = True
+                    self._failed_starts = 0
                 elif kind == "init_error":
                     with self._lock:
                         self._init_error = payload
@@ -372,6 +404,14 @@ class VerifierPool(Verifier):
             code = worker.process.exitcode
             with self._lock:
                 self.stats["crashes"] += worker.job is not None
+                if not worker.ready:  # died while starting: do not retry forever
+                    self._failed_starts += 1
+                    if self._failed_starts >= _MAX_FAILED_STARTS and self._init_error is None:
+                        self._init_error = (
+                            f"{self._failed_starts} worker processes exited (last exit code {code}) before they "
+                            "were ready; run the failing import in a fresh interpreter to see why"
+                        )
+                        self._fail_pending(self._init_error)
             self._finish(worker, Verdict.fail(Reason.ERROR, error=f"verifier worker died (exit code {code})"))
             self._drop(worker)
 

@@ -14,6 +14,8 @@ where a hard deadline applies.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.scalars import TEST_POINTS, CompareOptions, NeedsSympy, Undecidable, scalars_equal
 from rlvr.verifiers.math.structure import (
@@ -27,7 +29,7 @@ from rlvr.verifiers.math.structure import (
     Text,
     Union,
 )
-from rlvr.verifiers.math.tree import Node
+from rlvr.verifiers.math.tree import Node, has_kind
 
 __all__ = ["CompareOptions", "NeedsSympy", "Undecidable", "answers_equal", "scalars_equal"]
 
@@ -168,12 +170,28 @@ def _seqs_equal(gold: Seq, pred: Seq, opts: CompareOptions) -> bool:
     return _unordered_equal(g_items, p_items, opts)
 
 
+def _exact_multiset(items: list[Answer]) -> Counter[ev.Exact] | None:
+    """The multiset of exact values of a list of plain numbers, or None if any item is not one."""
+    values: Counter[ev.Exact] = Counter()
+    for item in items:
+        if not isinstance(item, Scalar) or has_kind(item.node, {"deg", "pct"}):
+            return None
+        try:
+            values[ev.exact_value(item.node)] += 1
+        except (ev.NotExact, ev.TooBig):
+            return None
+    return values
+
+
 def _unordered_equal(g_items: list[Answer], p_items: list[Answer], opts: CompareOptions) -> bool:
     """A perfect matching between the two lists under `answers_equal` (small lists: backtracking)."""
     if len(g_items) != len(p_items):
         return False
+    exact = _exact_multiset(g_items), _exact_multiset(p_items)
+    if exact[0] is not None and exact[1] is not None:
+        return exact[0] == exact[1]
     if len(g_items) > 40:
-        return False
+        return False  # a matching by pairwise symbolic comparison would be too slow; say no, never guess
     pending: NeedsSympy | None = None
     memo: dict[tuple[int, int], bool] = {}
 

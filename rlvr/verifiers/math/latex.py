@@ -122,7 +122,7 @@ class _Parser:
 
     def enter(self) -> None:
         self.depth += 1
-        if self.depth > 200:
+        if self.depth > 60:  # each level costs ~8 Python frames; stay far below the recursion limit
             raise LatexParseError("expression nested too deeply")
 
     # -- grammar ------------------------------------------------------------------------------------

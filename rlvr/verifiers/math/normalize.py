@@ -103,7 +103,7 @@ _DEGREE_RE = re.compile(
 )
 _REPEATING_RE = re.compile(r"(\d*)\.(\d*)\\overline\s*\{(\d+)\}")
 _THOUSANDS_BRACE_RE = re.compile(r"(\d)\s*\{\s*,\s*\}\s*(\d{3})")
-_THIN_SPACE_GROUP_RE = re.compile(r"(\d)\\[,;: ](\d{3})(?!\d)")
+_THIN_SPACE_GROUP_RE = re.compile(r"(?<=\d)\\[,;: ](?=\d{3}(?!\d))")
 _THOUSANDS_RE = re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 _SPACE_THOUSANDS_RE = re.compile(r"^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$")
 
@@ -326,7 +326,7 @@ def strip_units(s: str) -> tuple[str, str | None]:
 def _thousands(s: str) -> str:
     """Drop thousands separators where the reading is unambiguous (`12,345` alone, `1{,}000`, `1\\,000`)."""
     s = _THOUSANDS_BRACE_RE.sub(r"\1\2", s)
-    s = _THIN_SPACE_GROUP_RE.sub(r"\1\2", s)
+    s = _THIN_SPACE_GROUP_RE.sub("", s)
     matches = list(_THOUSANDS_RE.finditer(s))
     if matches and not re.search(r"[(\[]|\\\{", s):
         grouped_commas = sum(m.group(0).count(",") for m in matches)
@@ -368,7 +368,7 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     s = _REPEATING_RE.sub(_repeating_decimal, s)
     s = _DELIM_SIZE_RE.sub("", s)
     s = re.sub(r"(?<![a-zA-Z\\])\.(?=\s*[|)\]])", "", s)  # `\left.` / `\right.` leave a bare dot
-    s = _THIN_SPACE_GROUP_RE.sub(r"\1\2", s)
+    s = _THIN_SPACE_GROUP_RE.sub("", s)
     s = _SPACING_RE.sub(" ", s)
     s = _unwrap_braced(s, _WRAPPER_RE)
     s = re.sub(r"\\(?:mathrm|mathbf|text)\s*(?=[A-Za-z0-9])", "", s)  # brace-less `\mathrm e`

@@ -249,7 +249,10 @@ class MathVerifier(Verifier):
             return verdict
         if self.config.in_process or _in_worker():
             return self._check_full(completion, reference)
-        return self._pool().verify(completion, reference)
+        try:
+            return self._pool().verify(completion, reference)
+        except RuntimeError as exc:  # the worker pool cannot run here (see the message): report, never raise
+            return Verdict.fail(Reason.ERROR, error=str(exc))
 
     def verify_batch(self, pairs: Iterable[tuple[str, Any]]) -> list[Verdict]:
         """Grade many pairs: cheap checks here, sympy checks on all cores; results in input order."""
@@ -266,10 +269,15 @@ class MathVerifier(Verifier):
                 for i in todo:
                     results[i] = self._check_full(*pairs[i])
             else:
-                pool = self._pool()
-                futures = {i: pool.submit(*pairs[i]) for i in todo}
-                for i, fut in futures.items():
-                    results[i] = fut.result()
+                try:
+                    pool = self._pool()
+                    futures = {i: pool.submit(*pairs[i]) for i in todo}
+                    for i, fut in futures.items():
+                        results[i] = fut.result()
+                except RuntimeError as exc:  # the worker pool cannot run here: report, never raise
+                    for i in todo:
+                        if results[i] is None:
+                            results[i] = Verdict.fail(Reason.ERROR, error=str(exc))
         return [v for v in results if v is not None]
 
     def _check_full(self, completion: str, reference: Any) -> Verdict:

@@ -1,0 +1,94 @@
+"""No input hangs or crashes the math verifier: pathological answers, huge values, deterministic fuzzing."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+
+ALLOWED = {"correct", "wrong", "no_answer", "timeout", "unparsable_gold"}
+
+PATHOLOGICAL = [
+    ("\\boxed{" + "(" * 3000 + "1" + ")" * 3000 + "}", "1", {"wrong"}),
+    ("\\boxed{" + "(" * 200 + "1" + ")" * 200 + "}", "1", {"wrong"}),  # too deep to parse
+    ("x" * 1_000_000 + "\\boxed{5}", "5", {"correct"}),
+    ("\\boxed{" + "\\boxed{" * 500 + "7" + "}" * 500 + "}", "7", {"wrong"}),
+    ("\\boxed{10^{10^{10^{10}}}}", "5", {"timeout"}),
+    ("\\boxed{(10^{100})!}", "1", {"timeout"}),
+    ("\\boxed{\\sin(10^{100})}", "0", {"timeout"}),
+    ("\\boxed{e^{10^{20}}}", "1", {"timeout"}),
+    ("\\boxed{2^{2^{2^{2^{2^{2^{2}}}}}}}", "2^{2^{2^{2^{2^{2^{2}}}}}}", {"correct"}),
+    ("\\boxed{x^{10^{9}}}", "x^{1000000000}", {"correct"}),
+    ("\\boxed{(x+1)^{100000}}", "(1+x)^{100000}", {"correct"}),
+    ("\\boxed{(x+1)^{1000}}", "(1+x)^{1000}+1", {"wrong"}),
+    ("\\boxed{\\frac{1}{0}}", "1", {"wrong"}),
+    ("\\boxed{0/0}", "0", {"wrong"}),
+    ("\\boxed{\\infty - \\infty}", "0", {"wrong"}),
+    ("\x00\x01\\boxed{\ufffd}", "1", {"wrong"}),
+    (
+        "\\boxed{" + ", ".join(map(str, range(300, 0, -1))) + "}",
+        ", ".join(map(str, range(1, 301))),
+        {"correct"},
+    ),
+    ("\\boxed{\\begin{pmatrix}" + "\\\\".join(["1 & 2"] * 200) + "\\end{pmatrix}}", "1", {"wrong"}),
+]
+
+
+@pytest.fixture(scope="module")
+def verifier() -> MathVerifier:
+    return MathVerifier(timeout_s=2.0)
+
+
+@pytest.mark.parametrize(
+    "completion, gold, reasons", PATHOLOGICAL, ids=[repr(c[:30]) for c, _, _ in PATHOLOGICAL]
+)
+def test_pathological_inputs(verifier: MathVerifier, completion: str, gold: str, reasons: set[str]) -> None:
+    verdict = verifier.verify(completion, gold)
+    assert verdict.reason in reasons, dict(verdict.details)
+
+
+_ATOMS = [
+    r"\frac{", "}{", "}", "{", "(", ")", "[", "]", r"\sqrt", "^", "_", "x", "y", "2", "0", "1.5", "-", "+", "*",
+    "/", "=", "<", r"\le", ",", r"\pi", "e", "i", r"\infty", "!", r"\binom{", r"\sin", r"\log_", "|", r"\pm",
+    r"\cup", r"\text{ and }", r"\{", r"\}", "%", r"^\circ", r"\begin{pmatrix}", "&", r"\\", r"\end{pmatrix}",
+    "10^{10^{", "9999999999", r"\ldots", ":", " ", r"\left(", r"\right)", r"\boxed{",
+]  # fmt: skip
+
+
+def _garbage(rng: random.Random) -> str:
+    return "".join(rng.choice(_ATOMS) for _ in range(rng.randint(1, 14)))
+
+
+def test_fuzzing_never_errors_or_hangs(verifier: MathVerifier) -> None:
+    rng = random.Random(1234)
+    pairs = [(rf"\boxed{{{_garbage(rng)}}}", _garbage(rng)) for _ in range(400)]
+    verdicts = verifier.verify_batch(pairs)
+    bad = [(p, v) for p, v in zip(pairs, verdicts) if v.reason not in ALLOWED]
+    assert not bad, bad[:5]
+    assert any(v.reason == "correct" for v in verdicts) or any(v.reason == "wrong" for v in verdicts)
+    # deterministic: a second run agrees
+    assert [v.reason for v in verifier.verify_batch(pairs[:50])] == [v.reason for v in verdicts[:50]]
+
+
+def test_works_from_a_script_without_main_guard(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Workers must not re-run the caller's unguarded script (or fail on `python - < script.py`)."""
+    script = tmp_path / "grade.py"
+    script.write_text(
+        textwrap.dedent(
+            r"""
+            from rlvr.verifiers import MathVerifier
+            print("RUN")
+            print(MathVerifier(num_workers=1).verify(r"\boxed{\sqrt{8}}", r"2\sqrt{2}").reason)
+            """
+        )
+    )
+    for args, stdin in (([str(script)], None), (["-"], script.read_text())):
+        out = subprocess.run(
+            [sys.executable, *args], input=stdin, capture_output=True, text=True, timeout=120, check=True
+        ).stdout.split()
+        assert out == ["RUN", "correct"], out
