@@ -5,18 +5,24 @@ from rlvr.verifiers.base import VERIFIERS, FunctionVerifier, Verifier, as_verdic
 from rlvr.verifiers.code import CodeTests, CodeVerifier, CodeVerifierConfig
 from rlvr.verifiers.math import MathVerifier, MathVerifierConfig
 from rlvr.verifiers.pool import VerifierPool
+from rlvr.verifiers.rubric import BoxedFormat, LengthPenalty, RegexFormat, Rubric, RubricTerm
 from rlvr.verifiers.sandbox import ExecResult, Sandbox, SandboxConfig
 
 __all__ = [
     "VERIFIERS",
+    "BoxedFormat",
     "CodeTests",
     "CodeVerifier",
     "CodeVerifierConfig",
     "ExecResult",
     "FunctionVerifier",
+    "LengthPenalty",
     "MathVerifier",
     "MathVerifierConfig",
     "Reason",
+    "RegexFormat",
+    "Rubric",
+    "RubricTerm",
     "Sandbox",
     "SandboxConfig",
     "Verdict",
