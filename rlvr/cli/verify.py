@@ -1,0 +1,129 @@
+"""`rlvr verify <kind> ...`: grade one completion from the command line and print the Verdict.
+
+    rlvr verify math "The answer is \\boxed{\\frac{1}{2}}" "0.5"
+    rlvr verify math --json - "0.5" < completion.txt      # "-" reads that argument from stdin
+
+Each verifier kind is a nested sub-command: to add one, write `_add_<kind>(kinds)` (registering its parser
+with `set_defaults(func=...)`) and list it in `_KINDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from rlvr.core.types import Verdict
+
+
+def _read(value: str) -> str:
+    if value == "-":
+        return sys.stdin.read()
+    return value
+
+
+def print_verdict(verdict: Verdict, as_json: bool) -> None:
+    """Print a verdict as one JSON object, or as a short human-readable block."""
+    if as_json:
+        payload = {"score": verdict.score, "passed": verdict.passed, "reason": verdict.reason}
+        print(json.dumps({**payload, "details": dict(verdict.details)}, ensure_ascii=False, default=str))
+        return
+    print(f"{verdict.reason}  (score {verdict.score:g}, {'passed' if verdict.passed else 'not passed'})")
+    labels = {
+        "extracted": "extracted",
+        "method": "found by",
+        "parsed": "parsed",
+        "gold_parsed": "gold parsed",
+        "error": "note",
+        "timeout_s": "timeout (s)",
+    }
+    for key, label in labels.items():
+        if verdict.details.get(key) not in (None, ""):
+            print(f"  {label + ':':<13} {verdict.details[key]}")
+
+
+def _exit_status(verdict: Verdict, args: argparse.Namespace) -> int:
+    return 1 if args.exit_code and not verdict.passed else 0
+
+
+def _run_math(args: argparse.Namespace) -> int:
+    from rlvr.core.errors import ConfigError
+    from rlvr.verifiers.math import MathVerifier
+
+    if args.completion == "-" and args.gold == "-":
+        print("error: only one of COMPLETION and GOLD can be read from stdin ('-')", file=sys.stderr)
+        return 2
+    try:
+        verifier = MathVerifier(
+            timeout_s=args.timeout,
+            rel_tol=args.rel_tol,
+            min_significant_digits=args.min_significant_digits,
+            strip_units=not args.no_units,
+            num_workers=1,
+        )
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    verdict = verifier.verify(_read(args.completion), _read(args.gold))
+    print_verdict(verdict, args.json)
+    return _exit_status(verdict, args)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    parser.add_argument(
+        "--exit-code",
+        action="store_true",
+        help="exit with status 1 when the verdict does not pass (for scripts)",
+    )
+
+
+def _add_math(kinds: Any) -> None:
+    from rlvr.verifiers.math import MathVerifierConfig
+
+    defaults = MathVerifierConfig()
+    p = kinds.add_parser(
+        "math",
+        help="grade a math answer against a gold answer",
+        description="Extract the final answer from COMPLETION and compare it with GOLD as a mathematician would.",
+    )
+    p.add_argument("completion", metavar="COMPLETION", help="the model output (or '-' to read it from stdin)")
+    p.add_argument("gold", metavar="GOLD", help="the reference answer (or '-' to read it from stdin)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=defaults.timeout_s,
+        help="hard deadline in seconds (default %(default)s)",
+    )
+    p.add_argument(
+        "--rel-tol", type=float, default=defaults.rel_tol, help="relative tolerance for decimal answers"
+    )
+    p.add_argument(
+        "--min-significant-digits",
+        type=int,
+        default=defaults.min_significant_digits,
+        help="digits a decimal approximation must give (default %(default)s)",
+    )
+    p.add_argument("--no-units", action="store_true", help="do not strip units and currency")
+    _common(p)
+    p.set_defaults(func=_run_math)
+
+
+#: The verifier kinds under `rlvr verify`.
+_KINDS: list[Callable[[Any], None]] = [_add_math]
+
+
+def add_parser(sub: Any) -> None:
+    """Attach `rlvr verify` and its per-verifier sub-commands."""
+    parser = sub.add_parser("verify", help="grade one completion with a verifier and print the verdict")
+    kinds = parser.add_subparsers(dest="verifier", metavar="VERIFIER")
+    for add in _KINDS:
+        add(kinds)
+
+    def _usage(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    parser.set_defaults(func=_usage)
