@@ -266,6 +266,8 @@ def test_cli_with_the_vllm_backend(tiny, tmp_path) -> None:
         f"path={MATH['path']}",
         "--backend",
         "vllm",
+        "-b",
+        "max_model_len=512",
         "--samples",
         "2",
         "--limit",

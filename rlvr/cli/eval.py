@@ -50,6 +50,7 @@ def _run(args: argparse.Namespace) -> int:
         resume=not args.no_resume,
         backend=args.backend,
         dtype=args.dtype,
+        backend_options=parse_options(args.backend_option),
         progress=not args.quiet,
     )
     if config.temperature == 0 and config.samples > 1:
@@ -100,6 +101,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-new-tokens", type=int, default=1024, help="longest completion")
     p.add_argument("--backend", choices=["hf", "vllm"], default="hf", help="generation backend")
     p.add_argument("--dtype", default="float32", help="model dtype (float32, bfloat16, float16)")
+    p.add_argument(
+        "-b",
+        "--backend-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="backend option, e.g. -b max_model_len=4096 -b gpu_memory_utilization=0.9 (vllm)",
+    )
     p.add_argument("--limit", type=int, default=None, help="evaluate only the first N problems")
     p.add_argument("--shuffle", action="store_true", help="with --limit: a seeded random subset instead")
     p.add_argument("--seed", type=int, default=0, help="sampling seed")

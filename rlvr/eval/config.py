@@ -60,6 +60,8 @@ class EvalConfig:
     """Generation backend when a model name is given: 'hf' (transformers) or 'vllm'."""
     dtype: str = "float32"
     """Model dtype when a model name is given (float32, bfloat16, float16)."""
+    backend_options: Mapping[str, Any] = field(default_factory=dict)
+    """Extra options of the backend built from a model name, e.g. {"max_model_len": 4096} for vLLM."""
     model_name: str | None = None
     """Label of the model in the report and the settings hash; None = taken from the backend."""
     progress: bool = True
@@ -67,6 +69,7 @@ class EvalConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "env_options", MappingProxyType(dict(self.env_options)))
+        object.__setattr__(self, "backend_options", MappingProxyType(dict(self.backend_options)))
         if not isinstance(self.samples, int) or self.samples < 1:
             raise ConfigError(
                 f"samples must be a positive int (completions per problem), got {self.samples!r}"

@@ -362,7 +362,8 @@ def evaluate(
     if own_backend:
         from rlvr.policy.backends import make_backend
 
-        backend = make_backend(config.backend, model, dtype=config.dtype, seed=config.seed)
+        options = {"dtype": config.dtype, "seed": config.seed, **config.backend_options}
+        backend = make_backend(config.backend, model, **options)
     # a verifier that cannot be pickled cannot go to pool workers; the code verifier is one, and it already
     # runs every program in its own sandbox with hard limits, so it grades (in parallel) from this process
     own_pool = pool is None and config.num_workers > 0 and _picklable(built.verifier)
