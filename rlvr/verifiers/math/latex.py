@@ -5,9 +5,9 @@ Why not sympy's own LaTeX parser: `sympy.parsing.latex.parse_latex` has two back
 cannot load here. The Lark one is marked experimental: it knows no `\\pi`, `\\mathrm{e}`, `i` or tuples,
 takes 15-45 ms per expression (an Earley parser with explicit ambiguity) and evaluates while parsing, so
 `10^{10^{10}}` hangs inside it. `sympy.parse_expr` runs `eval` on its input, which model output must never
-reach. So answers are parsed here into a tree of tuples; sympy is used for what it is good at, the
-mathematics (`symbolic.py`), and Lark remains a fallback for constructs this grammar declines
-(`\\int`, `\\lim`), inside the killable worker only.
+reach. So answers are parsed here into a tree of tuples, and sympy is used for what it is good at, the
+mathematics (`symbolic.py`). Constructs this grammar declines (`\\int`, `\\lim`) make the answer
+unparsable (`wrong`; a gold with them fails `validate_reference`): final answers are values, not integrals.
 
 Tree nodes (all tuples, hashable, picklable):
 ``("num", Fraction, decimals, sig)`` a literal (``decimals``/``sig``: digits after the point and significant

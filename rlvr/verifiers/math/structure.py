@@ -17,101 +17,13 @@ from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.normalize import canonical_text
 from rlvr.verifiers.math.tree import Node, expand_pm, free_symbols, has_pm, to_text
+from rlvr.verifiers.math.vocab import MATH_WORDS
 
 _OPEN = "([{"
 _CLOSE = ")]}"
 _MATRIX_RE = re.compile(r"^\\begin\{([pbvBV]?matrix|array)\}(?:\{[^}]*\})?(.*)\\end\{\1\}$", re.S)
 _CHOICE_RE = re.compile(r"^\(?\s*([A-J])\s*(?:[).:]|$)")
 _WORD_RE = re.compile(r"[A-Za-z]{3,}")
-_MATH_WORDS = frozenset(
-    [
-        "sin",
-        "cos",
-        "tan",
-        "sec",
-        "csc",
-        "cot",
-        "arcsin",
-        "arccos",
-        "arctan",
-        "sinh",
-        "cosh",
-        "tanh",
-        "log",
-        "ln",
-        "exp",
-        "sqrt",
-        "pi",
-        "infty",
-        "infinity",
-        "frac",
-        "dfrac",
-        "tfrac",
-        "binom",
-        "cdot",
-        "times",
-        "div",
-        "left",
-        "right",
-        "begin",
-        "end",
-        "pmatrix",
-        "bmatrix",
-        "matrix",
-        "array",
-        "text",
-        "mathrm",
-        "sum",
-        "prod",
-        "circ",
-        "alpha",
-        "beta",
-        "gamma",
-        "delta",
-        "epsilon",
-        "theta",
-        "lambda",
-        "sigma",
-        "omega",
-        "phi",
-        "psi",
-        "rho",
-        "tau",
-        "mu",
-        "nu",
-        "xi",
-        "eta",
-        "zeta",
-        "kappa",
-        "chi",
-        "ldots",
-        "cup",
-        "cap",
-        "emptyset",
-        "le",
-        "ge",
-        "ne",
-        "pm",
-        "mp",
-        "lfloor",
-        "rfloor",
-        "lceil",
-        "rceil",
-        "langle",
-        "rangle",
-        "min",
-        "max",
-        "gcd",
-        "lcm",
-        "overline",
-        "sqrt",
-        "choose",
-        "mid",
-        "det",
-        "and",
-        "or",
-    ]
-)
 _RELATIONS = (
     ("\\le", "le"),
     ("\\ge", "ge"),
@@ -319,7 +231,7 @@ def is_text(s: str) -> bool:
     """Whether an answer is prose rather than math (it contains a word that is not a math name)."""
     stripped = re.sub(r"\\[a-zA-Z]+", " ", s)
     words = _WORD_RE.findall(stripped)
-    return any(w.lower() not in _MATH_WORDS for w in words)
+    return any(w.lower() not in MATH_WORDS for w in words)
 
 
 def parse_choice(s: str) -> Choice | None:
