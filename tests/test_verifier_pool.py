@@ -243,3 +243,32 @@ def test_math_verifier_from_threads_and_asyncio() -> None:
         return await asyncio.gather(*(loop.run_in_executor(None, verifier.verify, c, g) for c, g, _ in cases))
 
     assert [v.passed for v in asyncio.run(main())] == [c[2] for c in cases]
+
+
+@pytest.mark.slow
+def test_math_verifier_inside_a_ray_actor() -> None:
+    """A Ray actor (a worker process with its own threads) can grade, including killed sympy timeouts."""
+    import ray
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    try:
+
+        @ray.remote
+        class Grader:
+            def __init__(self) -> None:
+                self.verifier = MathVerifier(timeout_s=0.3, num_workers=1)
+
+            def grade(self, completion: str, gold: str) -> str:
+                return self.verifier.verify(completion, gold).reason
+
+        grader = Grader.remote()
+        hard = r"\boxed{\cos(\frac{\pi}{17})\cos(\frac{2\pi}{17})\cos(\frac{4\pi}{17})\cos(\frac{8\pi}{17})}"
+        reasons = ray.get(
+            [
+                grader.grade.remote(r"\boxed{\sqrt{8}}", r"2\sqrt{2}"),
+                grader.grade.remote(hard, r"\frac{1}{16}"),
+            ]
+        )
+        assert reasons == ["correct", "timeout"]
+        assert ray.get(grader.grade.remote(r"\boxed{3}", "4")) == "wrong"
+    finally:
+        ray.shutdown()
