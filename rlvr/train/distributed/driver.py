@@ -292,6 +292,8 @@ class DistributedTrainer:
             "compute/replay_ratio": self.compute.samples / max(1, self.compute.rollouts),
             "compute/train_s": train_s,
             "policy/version": float(self.version),
+            "distributed/rollout_workers": float(len(self.fleet)),
+            "distributed/learner_ranks": float(self.d.learner_ranks),
             "distributed/worker_failures": float(self.fleet.failures),
             "distributed/workers_recreated": float(self.fleet.recreated),
             "time/step_s": elapsed,

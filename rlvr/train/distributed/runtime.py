@@ -28,14 +28,38 @@ def connect(config: DistributedConfig, address: str | None = None) -> bool:
         kwargs.update(include_dashboard=False)
         if config.num_cpus is not None:
             kwargs["num_cpus"] = config.num_cpus
+    _check_reachable(address)
     try:
         ray.init(address=address, **kwargs)
     except ConnectionError as exc:
+        hint = ""
+        if "auth" in str(exc).lower() or "auth" in str(exc.__cause__).lower():
+            hint = (
+                "; the cluster uses token authentication: set RAY_AUTH_MODE=token here and make its token "
+                "available (~/.ray/auth_token, RAY_AUTH_TOKEN_PATH or RAY_AUTH_TOKEN)"
+            )
         raise ConfigError(
-            f"no Ray cluster answered at address={address!r} ({exc}); start one with `ray start --head`, pass its "
-            "address (e.g. --address auto on a cluster node), or drop --address to start a local Ray"
+            f"no Ray cluster answered at address={address!r} ({str(exc).splitlines()[-1]}){hint}; start one with "
+            "`ray start --head`, pass its address (e.g. --address auto on a cluster node), or drop --address "
+            "to start a local Ray"
         ) from exc
     return True
+
+
+def _check_reachable(address: str | None, timeout_s: float = 10.0) -> None:
+    """Fail in seconds when a host:port address has nobody listening (Ray itself retries for minutes)."""
+    if not address or "://" in address or address == "auto" or ":" not in address:
+        return
+    host, _, port = address.rpartition(":")
+    if not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise ConfigError(
+            f"no Ray cluster answered at address={address!r} ({exc}); start one with `ray start --head`, pass "
+            "its address (e.g. --address auto on a cluster node), or drop --address to start a local Ray"
+        ) from exc
 
 
 def setup_actor(config: DistributedConfig) -> None:
