@@ -374,3 +374,39 @@ def test_async_mode_trains_within_the_staleness_limit(tmp_path: Path, ray_local)
     assert rank_weights_agree(weights)
     initial, _ = build_model(ModelConfig(name="tiny"), seed=0)
     assert any(not torch.equal(v, weights[0][k]) for k, v in initial.state_dict().items())
+
+
+@pytest.mark.slow
+def test_vllm_rollout_worker_generates_and_reloads_weights_in_place(tmp_path: Path, ray_local) -> None:
+    """backend=vllm: the engine runs inside the rollout actor and takes each sync as an in-place reload."""
+    pytest.importorskip("vllm")
+    cfg = tiny_config(tmp_path / "vllm", dist(rollout_cpus=0.5), steps=2)
+    cfg = replace(
+        cfg,
+        rollout=replace(
+            cfg.rollout, backend="vllm", backend_kwargs={"max_model_len": 256, "max_num_seqs": 16}
+        ),
+    )
+    trainer = DistributedTrainer(cfg)
+    try:
+        rows = trainer.fit()
+        fleet = trainer.fleet
+        assert fleet is not None
+        version = ray.get(fleet.actors[0].policy_version.remote())
+        example = trainer.task[0]
+        before = ray.get(fleet.actors[0].produce.remote(1, 99, [example]))[0]
+        fleet.sync(ray.put(trainer.learners.all_weights()[0] | _scaled(trainer)), 99)  # type: ignore[union-attr]
+        after = ray.get(fleet.actors[0].produce.remote(1, 99, [example]))[0]
+    finally:
+        trainer.close()
+    assert [r["step"] for r in rows] == [1, 2] and version == 2
+    assert rows[-1]["rollout/generated_tokens"] > 0
+    assert {r.policy_version for r in after} == {99}
+    # same prompt, step and sampling seed: only the reloaded weights can change the completions
+    assert [r.completion_ids.tolist() for r in before] != [r.completion_ids.tolist() for r in after]
+
+
+def _scaled(trainer: DistributedTrainer) -> dict[str, torch.Tensor]:
+    """The learner's weights with the embeddings scaled up (a large, visible change)."""
+    weights = trainer.learners.all_weights()[0]  # type: ignore[union-attr]
+    return {k: v * 3.0 for k, v in weights.items() if "embed_tokens" in k}
