@@ -165,6 +165,13 @@ def test_yaml_and_cli_address_turn_on_the_ray_runtime(
     assert "multiple of 3" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name", ["distributed.yaml", "distributed_async.yaml"])
+def test_shipped_distributed_configs_validate(name: str) -> None:
+    config = load_config(RunConfig, Path(TESTS_DIR).parent / "configs" / name)
+    assert config.distributed is not None and config.distributed.rollout_workers >= 2
+    assert config.train.batch_size % config.distributed.learner_ranks == 0
+
+
 def test_split_evenly_is_contiguous_and_balanced() -> None:
     parts = split_evenly(list(range(7)), 3)
     assert parts == [[0, 1, 2], [3, 4], [5, 6]]
@@ -357,13 +364,20 @@ def test_async_mode_trains_within_the_staleness_limit(tmp_path: Path, ray_local)
         steps=8,
         sync_every=2,
     )
-    trainer = DistributedTrainer(cfg)
+    trainer: DistributedTrainer
+
+    def kill_a_worker(step: int, metrics: dict[str, float]) -> None:
+        if step == 3:  # most likely mid-produce: async workers are never idle
+            ray.kill(trainer.fleet.actors[1], no_restart=False)  # type: ignore[union-attr]
+
+    trainer = DistributedTrainer(cfg, on_step=kill_a_worker)
     try:
         rows = trainer.fit()
         weights = trainer.learners.all_weights()  # type: ignore[union-attr]
     finally:
         trainer.close()
     assert [r["step"] for r in rows] == list(range(1, 9))
+    assert rows[-1]["distributed/worker_failures"] >= 1, "the killed worker should have been recovered"
     assert rows[-1]["policy/version"] == 8
     assert max(r["train/age_max"] for r in rows) <= 2, "the buffer must never hand out older rollouts"
     assert all(r["buffer/shard/0/size"] > 0 and r["buffer/shard/1/size"] > 0 for r in rows)

@@ -83,6 +83,7 @@ def test_cli_trains_on_a_running_cluster_with_two_workers_and_two_ranks(tmp_path
         "buffer": {"capacity": 32},
         "learner": {"lr": 1e-3, "micro_batch_size": 8},
         "train": {"steps": 3, "batch_size": 8, "tensorboard": False, "progress": False, "plot": False},
+        "eval": {"every": 3, "num_examples": 4},
         "distributed": {
             "rollout_workers": 2,
             "learner_ranks": 2,
@@ -112,6 +113,7 @@ def test_cli_trains_on_a_running_cluster_with_two_workers_and_two_ranks(tmp_path
         and float(rows[-1]["distributed/learner_ranks"]) == 2
     )
     assert (out / "checkpoints" / "latest").exists()
+    assert any(k.startswith("eval/") and rows[-1][k] != "" for k in rows[-1]), "step 3 evaluates worker 0"
     # the actors ran on this head node (not on a local Ray the CLI could have started by itself)
     names: dict[str, int] = {}
     for f in ray_tmp.glob("session_latest/logs/worker-*.out"):
