@@ -9,7 +9,9 @@ sync and the final checkpoint are not counted):
 - rollouts/s: unique rollouts generated per second;
 - replay ratio: trained samples / unique rollouts (fixed at B/R in sync mode, measured in async mode);
 - mu: generation seconds per rollout over training seconds per sample (device-seconds, as the single-process
-  loop charges it); mu_tp: the paper's (K_train / T) / (K_inf / W) over the same wall time (async only).
+  loop charges it); mu_tp: the paper's (K_train / T) / (K_inf / W) over the same wall time (async only);
+- age: policy versions between a trained rollout's generation and its use (mean over the run; the largest seen,
+  which async mode bounds by buffer.staleness.max_age; the single-process loop does not log a max).
 
 On a 2-core machine W + T actors compete for the same cores, so more actors need not be faster here; the
 table is meant to be re-run on a machine with a core (or GPU) per actor.
@@ -136,7 +138,8 @@ def run_one(run: Run, args: argparse.Namespace, root: Path) -> dict[str, Any]:
         "replay_ratio": last["compute/trained_samples"] / max(1.0, last["compute/unique_rollouts"]),
         "mu": last["compute/mu"],
         "mu_tp": last.get("compute/mu_throughput", math.nan),
-        "age_max": max(r.get("train/age_max", r.get("train/age_mean", 0.0)) for r in rows),
+        "age_mean": float(sum(r.get("train/age_mean", 0.0) for r in rows) / len(rows)),
+        "age_max": max((r["train/age_max"] for r in rows if "train/age_max" in r), default=math.nan),
         "versions": int(last["policy/version"]),
     }
 
@@ -150,7 +153,7 @@ def print_table(results: list[dict[str, Any]], args: argparse.Namespace) -> None
     )
     header = (
         f"{'run':<24}{'samples/s':>11}{'rollouts/s':>12}{'vs single':>11}{'replay':>8}{'mu':>8}"
-        f"{'mu_tp':>8}{'age max':>9}{'updates':>9}"
+        f"{'mu_tp':>8}{'age mean':>9}{'age max':>8}{'updates':>9}"
     )
     print(header)
     print("-" * len(header))
@@ -159,7 +162,7 @@ def print_table(results: list[dict[str, Any]], args: argparse.Namespace) -> None
         rel = r["samples_per_s"] / base if base and math.isfinite(base) else math.nan
         print(
             f"{r['run']:<24}{r['samples_per_s']:>11.1f}{r['rollouts_per_s']:>12.1f}{rel:>10.2f}x"
-            f"{r['replay_ratio']:>8.2f}{r['mu']:>8.2f}{r['mu_tp']:>8.2f}{r['age_max']:>9.1f}"
+            f"{r['replay_ratio']:>8.2f}{r['mu']:>8.2f}{r['mu_tp']:>8.2f}{r['age_mean']:>9.2f}{r['age_max']:>8.1f}"
             f"{r['versions']:>9d}"
         )
 
