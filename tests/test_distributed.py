@@ -203,11 +203,11 @@ def test_ray_verifier_pool_grades_in_order_and_survives_a_killed_actor(ray_local
         pool.close()
 
 
-def _pid_when_back(actor: object, timeout_s: float = 120.0) -> int:
+def _pid_when_back(actor: object, method: str = "pid", timeout_s: float = 120.0) -> int:
     deadline = time.monotonic() + timeout_s
     while True:
         try:
-            return ray.get(actor.pid.remote(), timeout=30)  # type: ignore[attr-defined]
+            return ray.get(getattr(actor, method).remote(), timeout=30)
         except ray.exceptions.RayActorError:
             if time.monotonic() > deadline:
                 raise
@@ -268,9 +268,9 @@ def _weights(trainer: DistributedTrainer) -> dict[str, torch.Tensor]:
 def test_killed_rollout_and_verifier_workers_are_recovered_and_change_nothing(
     tmp_path: Path, ray_local
 ) -> None:
-    """W=2 with two verifier actors; kills at steps 1-3; the run equals an undisturbed one exactly."""
+    """W=2 with two verifier actors; kills after steps 1-3; the run equals an undisturbed one exactly."""
     d = dist(rollout_workers=2, verifier_actors=2)
-    reference = DistributedTrainer(tiny_config(tmp_path / "ref", d, steps=4))
+    reference = DistributedTrainer(tiny_config(tmp_path / "ref", d, steps=5))
     try:
         rows_ref = reference.fit()
         weights_ref = _weights(reference)
@@ -286,11 +286,11 @@ def test_killed_rollout_and_verifier_workers_are_recovered_and_change_nothing(
             ray.kill(fleet.actors[1], no_restart=False)
         elif step == 2:  # a verifier actor's process dies (as in an OOM kill)
             os.kill(ray.get(trainer.verifier_pool.actors[0].pid.remote()), 9)
-        elif step == 3:  # a worker dies in the middle of its next produce call
+        elif step == 3:  # a worker dies soon, most likely inside its next produce call (step 4 or 5 notices)
             pid = ray.get(fleet.actors[0].ping.remote())
-            threading.Timer(0.3, os.kill, (pid, 9)).start()
+            threading.Timer(0.1, os.kill, (pid, 9)).start()
 
-    trainer = DistributedTrainer(tiny_config(tmp_path / "chaos", d, steps=4), on_step=chaos)
+    trainer = DistributedTrainer(tiny_config(tmp_path / "chaos", d, steps=5), on_step=chaos)
     try:
         rows = trainer.fit()
         weights = _weights(trainer)
@@ -298,9 +298,9 @@ def test_killed_rollout_and_verifier_workers_are_recovered_and_change_nothing(
         versions = ray.get([a.policy_version.remote() for a in trainer.fleet.actors])  # type: ignore[union-attr]
     finally:
         trainer.close()
-    assert [r["step"] for r in rows] == [1, 2, 3, 4]
+    assert [r["step"] for r in rows] == [1, 2, 3, 4, 5]
     assert failures >= 2, "the killed rollout workers should have been noticed and recovered"
-    assert versions == [4, 4]
+    assert versions == [5, 5]
     for a, b in zip(rows_ref, rows):  # same prompts, seeds and weights on the recovered workers
         for key in ("rollout/reward_mean", "rollout/generated_tokens", "train/loss", "buffer/size"):
             assert a[key] == b[key], key
@@ -367,8 +367,12 @@ def test_async_mode_trains_within_the_staleness_limit(tmp_path: Path, ray_local)
     trainer: DistributedTrainer
 
     def kill_a_worker(step: int, metrics: dict[str, float]) -> None:
-        if step == 3:  # most likely mid-produce: async workers are never idle
-            ray.kill(trainer.fleet.actors[1], no_restart=False)  # type: ignore[union-attr]
+        if step == 2:  # mid-produce: async workers are never idle
+            actor = trainer.fleet.actors[1]  # type: ignore[union-attr]
+            ray.kill(actor, no_restart=False)
+            # hold the driver until Ray has restarted it, so its failed call is surely seen before the run
+            # ends (the tiny model would otherwise finish the remaining steps on worker 0's rollouts alone)
+            _pid_when_back(actor, "ping")
 
     trainer = DistributedTrainer(cfg, on_step=kill_a_worker)
     try:
