@@ -262,3 +262,25 @@ def test_compute_logprobs_in_chunks_equals_one_pass(base):
     whole = Learner(model, tok, LearnerConfig(micro_batch_size=64)).compute_logprobs(rollouts)
     assert small[0].shape == whole[0].shape == (len(rollouts), max(r.num_tokens for r in rollouts))
     assert torch.allclose(small[0], whole[0], atol=1e-5) and torch.allclose(small[1], whole[1], atol=1e-5)
+
+
+def test_shared_prompt_pass_gives_the_same_loss_and_gradients(base):
+    """Each distinct prompt run once with its KV cache reused == every row run in full."""
+    model, tok, rollouts = fresh(base)
+    grads = []
+    for share in (True, False):
+        learner = Learner(model, tok, LearnerConfig(share_prompts=share))
+        batch = learner.collate(rollouts)  # 4 prompts of different lengths x 4 samples
+        model.zero_grad()
+        out = learner.compute_loss(batch)
+        out.loss.backward()
+        grads.append((out.loss.item(), {n: p.grad.clone() for n, p in model.named_parameters()}))
+        if share:  # the batch really takes the shared path
+            assert learner._shared_prompt_logits(model, batch) is not None
+    (loss_a, ga), (loss_b, gb) = grads
+    assert loss_a == pytest.approx(loss_b, abs=1e-6)
+    for name in ga:
+        assert torch.allclose(ga[name], gb[name], atol=1e-6, rtol=1e-4), name
+    # rows with distinct prompts take the plain path
+    single = Learner(model, tok, LearnerConfig()).collate(rollouts[::4])
+    assert Learner(model, tok, LearnerConfig())._shared_prompt_logits(model, single) is None

@@ -103,6 +103,9 @@ class LearnerConfig:
     """Report the mean token entropy of the learner's distribution (costs one softmax per micro-batch)."""
     gradient_checkpointing: bool = False
     """Trade compute for memory in the forward pass."""
+    share_prompts: bool = True
+    """Run each distinct prompt of a micro-batch through the model once and reuse its KV cache for all its
+    samples (same gradients, less compute; micro-batches are formed so samples of a prompt sit together)."""
 
     def __post_init__(self) -> None:
         if self.loss not in LOSSES:
@@ -203,14 +206,17 @@ class Learner:
         self, model: Any, batch: TokenBatch, *, with_entropy: bool
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         t = batch.completion_ids.shape[1]
-        out = model(
-            input_ids=batch.input_ids,
-            attention_mask=batch.attention_mask,
-            position_ids=batch.position_ids,
-            logits_to_keep=t + 1,
-            use_cache=False,
-        )
-        logits = out.logits[:, :-1, :].float()
+        logits = self._shared_prompt_logits(model, batch) if self.config.share_prompts else None
+        if logits is None:
+            out = model(
+                input_ids=batch.input_ids,
+                attention_mask=batch.attention_mask,
+                position_ids=batch.position_ids,
+                logits_to_keep=t + 1,
+                use_cache=False,
+            )
+            logits = out.logits[:, :-1, :]
+        logits = logits.float()
         if self.config.temperature != 1.0:
             logits = logits / self.config.temperature
         lse = torch.logsumexp(logits, dim=-1)
@@ -225,6 +231,46 @@ class Learner:
                 ent = lse.detach() - (probs * logits.detach()).sum(-1)
                 entropy = torch.where(mask > 0, ent, torch.zeros_like(ent))
         return logprobs, entropy
+
+    def _shared_prompt_logits(self, model: Any, batch: TokenBatch) -> torch.Tensor | None:
+        """Logits (B, T, V) predicting the completion tokens, running each distinct prompt only once.
+
+        GRPO batches hold several samples of one prompt: the prompt goes through the model once, its KV cache
+        is indexed out to every row that shares it (indexing is differentiable, so gradients through the
+        prompt's keys/values add up exactly as in separate passes), then only completion tokens run. Returns
+        None when no two rows share a prompt (the plain single pass is then cheaper).
+        """
+        from transformers import DynamicCache
+
+        t = batch.completion_ids.shape[1]
+        p = batch.input_ids.shape[1] - t
+        if p == 0 or t == 0 or self.config.gradient_checkpointing:
+            return None
+        # rows are equal prompts iff ids *and* mask agree (the pad id can be a real token, e.g. EOS)
+        keys = torch.cat([batch.input_ids[:, :p], batch.attention_mask[:, :p]], dim=1)
+        unique, inverse = torch.unique(keys, dim=0, return_inverse=True)
+        if unique.shape[0] == keys.shape[0]:
+            return None
+        prompt_ids, prompt_mask = unique[:, :p], unique[:, p:]
+        cache = DynamicCache(config=model.config)
+        prefix = model(
+            input_ids=prompt_ids,
+            attention_mask=prompt_mask,
+            position_ids=(prompt_mask.cumsum(-1) - 1).clamp(min=0),
+            past_key_values=cache,
+            use_cache=True,
+            logits_to_keep=1,
+        )
+        first = prefix.logits[:, -1][inverse]  # (B, V): predicts each row's first completion token
+        cache.batch_select_indices(inverse)
+        rest = model(
+            input_ids=batch.input_ids[:, p:],
+            attention_mask=batch.attention_mask,
+            position_ids=batch.position_ids[:, p:],
+            past_key_values=cache,
+            use_cache=True,
+        )
+        return torch.cat([first[:, None], rest.logits[:, :-1]], dim=1)
 
     def compute_logprobs(self, batch: TokenBatch | Sequence[Rollout]) -> tuple[torch.Tensor, torch.Tensor]:
         """Log-probs (B, T) and entropies (B, T) of the completion tokens under the current policy (no grad).
@@ -301,10 +347,15 @@ class Learner:
                 )
         total_tokens = float(sum(r.num_tokens for r in rollouts))
         mbs = self.config.micro_batch_size
-        # micro-batches of similar lengths waste less compute on padding; normalisers are whole-batch, so
-        # the order does not change the gradient
+        # samples of one prompt sit together (they share its forward pass) and micro-batches hold similar
+        # lengths (less padding); normalisers are whole-batch, so the order does not change the gradient
         order = sorted(
-            range(len(rollouts)), key=lambda i: rollouts[i].prompt_ids.size + rollouts[i].num_tokens
+            range(len(rollouts)),
+            key=lambda i: (
+                rollouts[i].prompt_ids.size,
+                rollouts[i].prompt_ids.tobytes(),
+                rollouts[i].num_tokens,
+            ),
         )
         self.model.train()
         self.optimizer.zero_grad(set_to_none=True)
