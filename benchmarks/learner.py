@@ -211,17 +211,23 @@ def run_trl(
     return {k: v[keep] for k, v in times.items()}
 
 
-def time_generation(backend: Any, prompts: list, args: argparse.Namespace) -> tuple[float, float]:
-    """Tokens/s and seconds per call of `backend.generate` (after one warmup call)."""
+def time_generation(
+    backends: dict[str, Any], prompts: list, args: argparse.Namespace
+) -> dict[str, tuple[float, float]]:
+    """Tokens/s and median seconds per `generate` call of each backend; calls are interleaved across backends."""
     sampling = SamplingParams(temperature=1.0, max_new_tokens=args.max_new_tokens)
     batch = [tuple(p) for p in prompts[: args.prompts]]
-    backend.generate(batch, args.group, sampling)
-    tokens, start = 0, time.perf_counter()
+    tokens = dict.fromkeys(backends, 0)
+    seconds: dict[str, list[float]] = {name: [] for name in backends}
+    for backend in backends.values():
+        backend.generate(batch, args.group, sampling)  # warmup
     for _ in range(args.gen_reps):
-        out = backend.generate(batch, args.group, sampling)
-        tokens += sum(g.completion_ids.size for group in out for g in group)
-    elapsed = time.perf_counter() - start
-    return tokens / elapsed, elapsed / args.gen_reps
+        for name, backend in backends.items():
+            start = time.perf_counter()
+            out = backend.generate(batch, args.group, sampling)
+            seconds[name].append(time.perf_counter() - start)
+            tokens[name] += sum(g.completion_ids.size for group in out for g in group)
+    return {name: (tokens[name] / sum(seconds[name]), _median(seconds[name])) for name in backends}
 
 
 def _median(values: list[float]) -> float:
@@ -243,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--max-new-tokens", type=int, default=32)
     parser.add_argument("--steps", type=int, default=8, help="timed steps per side")
     parser.add_argument("--warmup", type=int, default=1, help="untimed steps per side")
-    parser.add_argument("--gen-reps", type=int, default=3, help="timed generate calls per backend")
+    parser.add_argument("--gen-reps", type=int, default=6, help="timed generate calls per backend")
     parser.add_argument("--lr", type=float, default=1e-5)
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
     parser.add_argument("--seed", type=int, default=0)
@@ -348,13 +354,15 @@ def print_generation_table(
     start = time.perf_counter()
     engine.load_weights(model.state_dict(), version=0)  # back to the initial weights, same as the HF side
     sync = time.perf_counter() - start
-    speeds = {
-        "HF (loop)": time_generation(HFBackend(model, tok, seed=args.seed), prompts, args),
-        "HF (generate)": time_generation(
-            HFBackend(model, tok, seed=args.seed, decoder="generate"), prompts, args
-        ),
-        "vLLM": time_generation(engine, prompts, args),
-    }
+    speeds = time_generation(
+        {
+            "HF (loop)": HFBackend(model, tok, seed=args.seed),
+            "HF (generate)": HFBackend(model, tok, seed=args.seed, decoder="generate"),
+            "vLLM": engine,
+        },
+        prompts,
+        args,
+    )
     print(
         f"\n{'generation (same weights, prompts, n, max tokens)':<50}" + "".join(f"{n:>15}" for n in speeds)
     )
