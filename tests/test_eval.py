@@ -285,3 +285,21 @@ def test_cli_with_the_vllm_backend(tiny, tmp_path) -> None:
     assert summary["settings"]["backend"] == "VLLMBackend" and summary["counts"]["generated"] == 6
     assert main(argv) == 0  # resumed: the engine is started but nothing is generated
     assert json.loads((out / "summary.json").read_text())["counts"]["generated"] == 0
+
+
+def test_built_env_keeps_its_prompt_format(tiny) -> None:
+    """A built env (the trainer's) is prompted as it trains, even when the tokenizer has a chat template."""
+    from rlvr.envs import make_env
+
+    _, model, tok = tiny
+    backend = HFBackend(model, tok, seed=0)
+    assert tok.chat_template  # the id path would use chat prompts
+    env = make_env("rlvr/Arithmetic-v0", difficulty=1, template="plain-v0")
+    sampling = SamplingParams(temperature=0.0, max_new_tokens=4)
+    plain = evaluate_backend(backend, env, [env.task[0]], 1, sampling)
+    assert plain.template["chat"] is False
+    assert plain.samples[0].prompt == "Compute 13 - 15."
+    by_id = evaluate_backend(
+        backend, "rlvr/Arithmetic-v0", [env.task[0]], 1, sampling, env_options={"difficulty": 1}
+    )
+    assert by_id.template["chat"] is True and "<|im_start|>" in by_id.samples[0].prompt

@@ -149,6 +149,12 @@ def test_cli_train_runs_and_rejects_bad_configs(tmp_path: Path, capsys: pytest.C
     cfg_path.write_text(yaml.safe_dump(to_dict(tiny_config(tmp_path / "cli", steps=2))))
     assert main(["train", str(cfg_path), "--dry-run"]) == 0
     assert "LetterA" in capsys.readouterr().out
+    # overrides may also follow options
+    assert main(["train", str(cfg_path), "--dry-run", "train.steps=7", "rollout.group_size=3"]) == 0
+    printed = yaml.safe_load(capsys.readouterr().out)
+    assert printed["train"]["steps"] == 7 and printed["rollout"]["group_size"] == 3
+    with pytest.raises(SystemExit):
+        main(["train", str(cfg_path), "--dry-run", "--bogus-flag"])
     assert main(["train", str(cfg_path), "train.batch_sise=3"]) == 2
     assert "did you mean 'batch_size'" in capsys.readouterr().err
     assert main(["train", str(cfg_path), "--no-resume"]) == 0

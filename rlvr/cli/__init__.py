@@ -30,7 +30,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `rlvr` console script; returns the process exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # KEY=VALUE overrides may follow options (`rlvr train C.yaml --dry-run train.steps=3`), which argparse's
+    # single trailing positional list does not accept; anything else unknown is still an error
+    overrides = getattr(args, "overrides", None)
+    if overrides is not None and all("=" in a and not a.startswith("-") for a in extra):
+        args.overrides = [*overrides, *extra]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

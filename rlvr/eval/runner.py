@@ -174,7 +174,8 @@ def evaluate_backend(
     env's task. Grading goes through `pool.verify_batch` (hard-killed timeouts) or, without a pool, the
     verifier in this process. No files are read or written: `existing` samples with this run's settings hash
     are reused instead of regenerated, and `on_batch` is called with each newly graded batch. `model_name` and
-    `env_name` label the run (default: from the backend and env).
+    `env_name` label the run (default: from the backend and env). `chat=None` renders prompts as chat messages
+    when an env id is given and the tokenizer has a chat template, and as the env says for a built env.
     """
     built = resolve_env(env, env_options)
     sampling = sampling or SamplingParams()
@@ -188,7 +189,12 @@ def evaluate_backend(
     chosen = list(built.task) if examples is None else list(examples)
     if not chosen:
         raise ConfigError("no examples to evaluate; check limit/filters or pass examples=[...]")
-    use_chat = auto_chat(backend) if chat is None else bool(chat)
+    if chat is not None:
+        use_chat = bool(chat)
+    elif isinstance(env, str | EnvRecipe) and "chat" not in (env_options or {}):
+        use_chat = auto_chat(backend)  # an env id: follow the model (instruct models get chat prompts)
+    else:
+        use_chat = built.chat  # a built env (e.g. the trainer's): prompt exactly as it was trained
     settings = run_settings(
         backend,
         env_name or env_label(env, built),

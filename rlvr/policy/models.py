@@ -76,8 +76,20 @@ def _smollm2_gguf() -> tuple[str, str]:
     return str(folder), SMOLLM2_GGUF
 
 
+def _tiny_arithmetic() -> tuple[str, None]:
+    folder = Path(__file__).resolve().parent.parent / "data" / "models" / "tiny-arithmetic"
+    if not (folder / "config.json").is_file():
+        raise ConfigError(
+            f"the shipped model 'tiny-arithmetic' is missing from {folder}; rebuild it with "
+            "`python scripts/make_tiny_model.py --out rlvr/data/models/tiny-arithmetic`"
+        )
+    return str(folder), None
+
+
 #: Friendly names -> a function returning (directory, gguf file name or None).
 MODEL_ALIASES: dict[str, Callable[[], tuple[str, str | None]]] = {
+    # the default run's model: ~1M parameters, SFT-warm-started on easy arithmetic (scripts/make_tiny_model.py)
+    "tiny-arithmetic": _tiny_arithmetic,
     "smollm2-135m": _smollm2_gguf,
     "smollm2-135m-instruct": _smollm2_gguf,
     "smollm2": _smollm2_gguf,

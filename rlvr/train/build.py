@@ -110,12 +110,24 @@ class ExampleStream:
 def held_out_examples(config: RunConfig, train_task: Any) -> tuple[Any, list[Example]]:
     """The env and the fixed, seeded list of held-out examples used by periodic evaluation."""
     kwargs = eval_env_kwargs(config, train_task)
-    env = make_env(config.env.id, **kwargs)
+    try:
+        env = make_env(config.env.id, **kwargs)
+    except (ConfigError, TypeError, ValueError) as exc:
+        if config.env.eval_kwargs is not None:
+            raise
+        # e.g. a dataset that is itself a test set (MATH500) has no 'test' split to hold out
+        raise ConfigError(
+            f"eval is on (eval.every={config.eval.every}) but no held-out set of {config.env.id} could be "
+            f"built with {kwargs} ({exc}); set env.eval_kwargs to the options of a held-out env (another "
+            f"split, path or dataset) or eval.every=0"
+        ) from exc
     task = env.task
     n = min(config.eval.num_examples, len(task))
     order = make_rng(config.train.seed, "eval-examples").permutation(len(task))[:n]
     train_keys: set[str] = set()
     if isinstance(task, GeneratedTask):  # generated tasks can collide by chance: drop exact repeats
         train_keys = {train_task[i].key for i in range(min(len(train_task), 4096))}
-    examples = [task[int(i)] for i in np.asarray(order)]
+    examples = list(
+        {ex.key: ex for ex in (task[int(i)] for i in np.asarray(order))}.values()
+    )  # distinct only
     return env, [ex for ex in examples if ex.key not in train_keys] or examples

@@ -3,6 +3,7 @@
 from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import VERIFIERS, FunctionVerifier, Verifier, as_verdict, make_verifier, verifier
 from rlvr.verifiers.code import CodeTests, CodeVerifier, CodeVerifierConfig
+from rlvr.verifiers.countdown import CountdownProblem, CountdownVerifier
 from rlvr.verifiers.math import MathVerifier, MathVerifierConfig
 from rlvr.verifiers.pool import VerifierPool
 from rlvr.verifiers.rubric import BoxedFormat, LengthPenalty, RegexFormat, Rubric, RubricTerm
@@ -14,6 +15,8 @@ __all__ = [
     "CodeTests",
     "CodeVerifier",
     "CodeVerifierConfig",
+    "CountdownProblem",
+    "CountdownVerifier",
     "ExecResult",
     "FunctionVerifier",
     "LengthPenalty",
