@@ -2,7 +2,7 @@
 
 RL needs a policy that sometimes answers right. A random tiny model never does, and SmolLM2-135M is too slow
 to train in minutes on 2 CPU cores. This script trains a ~1M-parameter model from scratch on the gold
-completions of `rlvr/Arithmetic-v0` (difficulty 1) for a short while -- long enough to learn the answer
+completions of `rlvr/Arithmetic-v0` (difficulty 0: single-digit sums) for a short while -- long enough to learn the answer
 format and some sums, short enough that it is still often wrong -- so GRPO has a reward signal to climb.
 
     .venv/bin/python scripts/make_tiny_model.py [--out rlvr/data/models/tiny-arithmetic] [--steps 300]
@@ -26,7 +26,7 @@ from rlvr.train.sft import SFTConfig, save_model, sft, sft_pairs
 
 ENV_ID = "rlvr/Arithmetic-v0"
 #: a bare prompt ("Compute 13 - 15."): a 1M-parameter model needs no instructions, and short sequences train fast
-ENV_KWARGS = {"difficulty": 1, "template": "plain-v0"}
+ENV_KWARGS = {"difficulty": 0, "template": "plain-v0"}
 
 
 def accuracy(model, tokenizer, examples, temperature: float) -> float:

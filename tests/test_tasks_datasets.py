@@ -191,6 +191,17 @@ def test_every_humaneval_canonical_solution_passes() -> None:
     assert not failing
 
 
+def test_arithmetic_level_zero_is_single_digit_sums() -> None:
+    task = load_task("arithmetic", difficulty=0, size=500, seed=3)
+    task.validate()
+    pairs = {(ex.metadata["expression"], ex.reference) for ex in task}
+    assert all(
+        len(expr.split(" + ")) == 2 and all(1 <= int(x) <= 9 for x in expr.split(" + ")) for expr, _ in pairs
+    )
+    assert all(int(ref) == sum(int(x) for x in expr.split(" + ")) for expr, ref in pairs)
+    assert 60 <= len(pairs) <= 81  # 81 distinct facts, nearly all drawn in 500 examples
+
+
 @pytest.mark.parametrize("difficulty", [1, 2, 3, 4, 5])
 def test_generated_math_golds_pass_the_math_verifier(difficulty: int) -> None:
     for name in ("arithmetic", "linear_equations"):
