@@ -5,7 +5,7 @@ to train in minutes on 2 CPU cores. This script trains a ~1M-parameter model fro
 completions of `rlvr/Arithmetic-v0` (difficulty 0: single-digit sums) for a short while -- long enough to learn the answer
 format and some sums, short enough that it is still often wrong -- so GRPO has a reward signal to climb.
 
-    .venv/bin/python scripts/make_tiny_model.py [--out rlvr/data/models/tiny-arithmetic] [--steps 300]
+    .venv/bin/python scripts/make_tiny_model.py [--out rlvr/data/models/tiny-arithmetic] [--steps 200]
 
 It prints held-out accuracy (T=1 and greedy) at checkpoints, so the choice of --steps is visible.
 """
@@ -42,11 +42,11 @@ def main() -> None:
     """Train, report, save."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default="rlvr/data/models/tiny-arithmetic")
-    p.add_argument("--steps", type=int, default=300)
+    p.add_argument("--steps", type=int, default=200)
     p.add_argument(
         "--eval-every", type=int, default=0, help="also evaluate every this many steps (0: only at the end)"
     )
-    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--lr", type=float, default=5e-3)
     p.add_argument("--hidden", type=int, default=128)
     p.add_argument("--layers", type=int, default=4)
     p.add_argument("--train-examples", type=int, default=20_000)

@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 
 class MetricsLogger:
     """Appends one row of scalar metrics per step to `metrics.csv` and mirrors it to TensorBoard/wandb."""
@@ -114,13 +116,19 @@ def _series(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[list[float], l
 #: (title, [(metric key, label)]) panels of the training summary plot.
 PANELS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("reward", (("rollout/reward_mean", "rollout reward"), ("train/reward_mean", "trained-on reward"))),
-    ("accuracy", (("rollout/accuracy", "rollout pass rate"), ("eval/accuracy", "held-out accuracy"))),
+    ("accuracy", (("rollout/accuracy", "rollout pass rate"), ("eval/pass@1", "held-out pass@1"))),
     ("entropy", (("train/entropy", "policy entropy (nats/token)"),)),
     (
         "staleness",
-        (("buffer/staleness_mean", "mean age (policy versions)"), ("buffer/replay_ratio", "replay ratio")),
+        (
+            ("train/age_mean", "age of trained rollouts (policy versions)"),
+            ("buffer/staleness/mean", "age of buffer contents"),
+            ("buffer/replay_ratio", "replay ratio (uses per rollout)"),
+        ),
     ),
 )
+#: noisy per-step series that also get a trailing mean, so a trend is visible
+SMOOTHED = ("rollout/reward_mean", "rollout/accuracy")
 
 
 def plot_metrics(csv_path: str | Path, png_path: str | Path, title: str = "rlvr training") -> Path:
@@ -138,8 +146,12 @@ def plot_metrics(csv_path: str | Path, png_path: str | Path, title: str = "rlvr 
         for key, label in series:
             xs, ys = _series(rows, key)
             if xs:
-                ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, ms=3, label=label)
+                ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, ms=3, label=label, alpha=0.8)
                 drawn = True
+                if key in SMOOTHED and len(ys) >= 20:
+                    w = max(5, len(ys) // 10)
+                    trend = np.convolve(ys, np.ones(w) / w, mode="valid")
+                    ax.plot(xs[w - 1 :], trend, lw=2.2, label=f"{label} ({w}-step mean)")
         ax.set_title(panel)
         ax.set_xlabel("step")
         ax.grid(alpha=0.3)
