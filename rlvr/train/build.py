@@ -12,10 +12,10 @@ import numpy as np
 
 from rlvr.buffer import ReplayBuffer, ShardedReplayBuffer, make_buffer
 from rlvr.core.errors import ConfigError
-from rlvr.core.seeding import make_rng
+from rlvr.core.seeding import derive_seed, make_rng
 from rlvr.core.types import Example
 from rlvr.envs import BatchedEnv, hindsight_fns, make_env
-from rlvr.policy import GenerationBackend, Learner, load_model, make_backend, tiny_model
+from rlvr.policy import GenerationBackend, Learner, SamplingParams, load_model, make_backend, tiny_model
 from rlvr.policy.prompts import encode_prompt
 from rlvr.tasks.generated import GeneratedTask
 from rlvr.train.config import ModelConfig, RunConfig
@@ -131,3 +131,26 @@ def held_out_examples(config: RunConfig, train_task: Any) -> tuple[Any, list[Exa
         {ex.key: ex for ex in (task[int(i)] for i in np.asarray(order))}.values()
     )  # distinct only
     return env, [ex for ex in examples if ex.key not in train_keys] or examples
+
+
+def evaluate_held_out(
+    config: RunConfig, backend: GenerationBackend, train_task: Any, pool: Any, cache: list[Any]
+) -> dict[str, float]:
+    """`eval/*` metrics of `backend`'s current weights on the run's fixed held-out examples.
+
+    `cache` (a list the caller keeps, empty at first) holds the held-out env and examples between calls.
+    """
+    from rlvr.eval import evaluate_backend
+
+    if not cache:
+        cache.extend(held_out_examples(config, train_task))
+    env, examples = cache
+    ec = config.eval
+    sampling = SamplingParams(
+        temperature=ec.temperature,
+        top_p=ec.top_p,
+        max_new_tokens=config.rollout.max_new_tokens,
+        seed=derive_seed(config.train.seed, "eval"),
+    )
+    report = evaluate_backend(backend, env, examples, ec.samples, sampling, pool=pool)
+    return {f"eval/{k}": float(v) for k, v in report.summary.items() if isinstance(v, int | float)}

@@ -28,7 +28,7 @@ from rlvr.train.build import (
     build_env,
     build_learner,
     build_model,
-    held_out_examples,
+    evaluate_held_out,
 )
 from rlvr.train.checkpoint import (
     capture_rng_state,
@@ -106,7 +106,7 @@ class Trainer:
         self.step = 0
         self.version = 0  # optimizer steps taken = the learner's policy version
         self._synced_state: dict[str, torch.Tensor] | None = None
-        self._eval: tuple[Any, list[Any]] | None = None
+        self._eval: list[Any] = []  # held-out env and examples, built at the first evaluation
         dump_config(config, self.out / "config.yaml")
 
     # ----- checkpoints -----
@@ -185,21 +185,7 @@ class Trainer:
 
     def evaluate(self) -> dict[str, float]:
         """Held-out accuracy of the generation backend's current weights on a fixed seeded example set."""
-        from rlvr.eval import evaluate_backend
-        from rlvr.policy import SamplingParams
-
-        if self._eval is None:
-            self._eval = held_out_examples(self.config, self.env.task)
-        env, examples = self._eval
-        ec = self.config.eval
-        sampling = SamplingParams(
-            temperature=ec.temperature,
-            top_p=ec.top_p,
-            max_new_tokens=self.config.rollout.max_new_tokens,
-            seed=derive_seed(self.config.train.seed, "eval"),
-        )
-        report = evaluate_backend(self.backend, env, examples, ec.samples, sampling, pool=self.env.pool)
-        return {f"eval/{k}": float(v) for k, v in report.summary.items() if isinstance(v, int | float)}
+        return evaluate_held_out(self.config, self.backend, self.env.task, self.env.pool, self._eval)
 
     def fit(self) -> list[dict[str, float]]:
         """Run (or resume) training to `train.steps`; returns the logged rows of this call."""

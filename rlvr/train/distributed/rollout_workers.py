@@ -21,7 +21,7 @@ from typing import Any
 from rlvr.core.seeding import derive_seed, seed_everything
 from rlvr.core.types import Example, Rollout
 from rlvr.policy import make_backend
-from rlvr.train.build import build_backend, build_env, build_model, held_out_examples
+from rlvr.train.build import build_backend, build_env, build_model, evaluate_held_out
 from rlvr.train.config import RunConfig
 from rlvr.train.distributed.runtime import setup_actor
 from rlvr.train.rollouts import RolloutProducer, RolloutStats
@@ -81,7 +81,7 @@ class RolloutWorker:
             advantage=config.rollout.advantage,
             keep_example=config.buffer.hindsight is not None,
         )
-        self._eval: tuple[Any, list[Example]] | None = None
+        self._eval: list[Any] = []  # held-out env and examples, built at the first evaluation
         self._loaded = False  # no weights from the driver yet (a fresh or restarted actor)
 
     def produce(
@@ -132,21 +132,7 @@ class RolloutWorker:
     def evaluate(self, expect_version: int | None = None) -> dict[str, float]:
         """Held-out accuracy of this worker's weights (the single-process trainer's `evaluate`)."""
         self._check_version(expect_version)
-        from rlvr.eval import evaluate_backend
-        from rlvr.policy import SamplingParams
-
-        if self._eval is None:
-            self._eval = held_out_examples(self.config, self.env.task)
-        env, examples = self._eval
-        ec = self.config.eval
-        sampling = SamplingParams(
-            temperature=ec.temperature,
-            top_p=ec.top_p,
-            max_new_tokens=self.config.rollout.max_new_tokens,
-            seed=derive_seed(self.config.train.seed, "eval"),
-        )
-        report = evaluate_backend(self.backend, env, examples, ec.samples, sampling, pool=self.env.pool)
-        return {f"eval/{k}": float(v) for k, v in report.summary.items() if isinstance(v, int | float)}
+        return evaluate_held_out(self.config, self.backend, self.env.task, self.env.pool, self._eval)
 
     def ping(self) -> int:
         """The process id (answers once the actor is up; tests use it to kill the process)."""
