@@ -121,11 +121,12 @@ def test_evaluate_backend_writes_nothing_and_is_seeded(tiny, tmp_path, monkeypat
     assert [s.completion for s in a.samples] == [s.completion for s in b.samples]  # seeded by sampling.seed
     assert set(a.summary) >= {"pass@1", "pass@2", "maj@2", "mean_tokens", "no_answer_rate", "timeout_rate"}
     assert all(isinstance(v, float) for v in a.summary.values())
-    assert a.template["name"] == "boxed-v0" and a.template["chat"] is True
-    assert a.samples[0].prompt.startswith("<|im_start|>user\n") and "\\boxed{}" in a.samples[0].prompt
-    plain = evaluate_backend(HFBackend(model, tok), env, held_out[:1], 1, sampling, chat=False)
-    assert plain.samples[0].prompt.startswith(held_out[0].prompt) and plain.template["chat"] is False
-    assert plain.settings["hash"] != a.settings["hash"]
+    # a built env is prompted as it is configured (chat=False here), whatever the tokenizer offers
+    assert a.template["name"] == "boxed-v0" and a.template["chat"] is False
+    assert a.samples[0].prompt.startswith(held_out[0].prompt) and "\\boxed{}" in a.samples[0].prompt
+    chat = evaluate_backend(HFBackend(model, tok), env, held_out[:1], 1, sampling, chat=True)
+    assert chat.samples[0].prompt.startswith("<|im_start|>user\n") and chat.template["chat"] is True
+    assert chat.settings["hash"] != a.settings["hash"]
 
 
 def test_gsm8k_and_humaneval_envs(tiny, tmp_path) -> None:

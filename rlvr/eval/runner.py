@@ -386,7 +386,10 @@ def evaluate(
             config.sampling(),
             pool,
             ks=config.k_values,
-            chat=config.chat,
+            # an env id follows the model's chat template (EvalConfig.chat=None); a built env keeps its own
+            chat=auto_chat(backend)
+            if config.chat is None and isinstance(env_obj, str | EnvRecipe)
+            else config.chat,
             batch_size=config.batch_size,
             group_by=config.group_by,
             model_name=config.model_name or (model if isinstance(model, str) else None),
