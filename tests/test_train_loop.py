@@ -160,3 +160,16 @@ def test_cli_train_runs_and_rejects_bad_configs(tmp_path: Path, capsys: pytest.C
     assert main(["train", str(cfg_path), "--no-resume"]) == 0
     assert "2 steps" in capsys.readouterr().out
     assert (tmp_path / "cli" / "checkpoints" / "latest").exists()
+
+
+def test_eval_seed_fixes_the_held_out_set_across_training_seeds() -> None:
+    from rlvr.train.build import build_env, held_out_examples
+    from rlvr.train.configio import load_config
+
+    def keys(*overrides: str) -> list[str]:
+        cfg = load_config(RunConfig, None, ["eval.num_examples=16", "eval.every=5", *overrides])
+        _, examples = held_out_examples(cfg, build_env(cfg).task)
+        return [ex.key for ex in examples]
+
+    assert keys("train.seed=1") != keys("train.seed=2")  # by default the set follows the training seed
+    assert keys("train.seed=1", "eval.seed=7") == keys("train.seed=2", "eval.seed=7")

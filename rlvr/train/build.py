@@ -123,7 +123,8 @@ def held_out_examples(config: RunConfig, train_task: Any) -> tuple[Any, list[Exa
         ) from exc
     task = env.task
     n = min(config.eval.num_examples, len(task))
-    order = make_rng(config.train.seed, "eval-examples").permutation(len(task))[:n]
+    eval_seed = config.train.seed if config.eval.seed is None else config.eval.seed
+    order = make_rng(eval_seed, "eval-examples").permutation(len(task))[:n]
     train_keys: set[str] = set()
     if isinstance(task, GeneratedTask):  # generated tasks can collide by chance: drop exact repeats
         train_keys = {train_task[i].key for i in range(min(len(train_task), 4096))}

@@ -121,6 +121,8 @@ class EvalConfig:
     """Evaluation temperature (0 = greedy; the paper uses 0.1 with top_p 0.95 for pass@1)."""
     top_p: float = 1.0
     """Nucleus sampling for evaluation."""
+    seed: int | None = None
+    """Seeds which held-out examples are drawn; None uses train.seed. Fix it to compare seeds on one set."""
 
     def __post_init__(self) -> None:
         if self.every < 0 or self.num_examples < 1 or self.samples < 1:
