@@ -120,6 +120,31 @@ def test_parquet_and_split_directories_load_through_datasets(tmp_path: Path) -> 
     test = load_gsm8k("test", path=tmp_path)
     assert train.keys() == jsonl.keys()[:4] and test.keys() == jsonl.keys()[4:]
     assert test[0].metadata["split"] == "test"
+    # a mistyped split names the ones there are, instead of loading train and test together
+    with pytest.raises(DataError, match=r"no split 'tset' in .*available splits: test, train"):
+        load_gsm8k("tset", path=tmp_path)
+
+
+def test_null_gold_is_a_load_time_error_naming_the_row(tmp_path: Path) -> None:
+    from rlvr.tasks.math_datasets import load_math500
+
+    rows = _rows("math500")[:3]
+    rows[1]["answer"] = None
+    with pytest.raises(DataError, match=r"MATH-500 row 1 of .*column\(s\) \['answer'\] are null"):
+        load_math500(path=_write_jsonl(tmp_path / "m.jsonl", rows))
+    gsm = _rows("gsm8k")[:2]
+    gsm[0]["answer"] = None
+    with pytest.raises(DataError, match=r"GSM8K row 0 .*\['answer'\] are null"):
+        load_gsm8k(path=_write_jsonl(tmp_path / "g.jsonl", gsm))
+
+
+def test_malformed_jsonl_names_its_line(tmp_path: Path) -> None:
+    lines = [json.dumps(r) for r in _rows("gsm8k")[:3]]
+    lines.insert(2, '{"question": "q", "answer": ')
+    bad = tmp_path / "g.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataError, match=r"g.jsonl line 3: not valid JSON"):
+        load_gsm8k(path=bad)
 
 
 def test_hub_failure_says_how_to_use_local_files() -> None:
@@ -130,7 +155,7 @@ def test_hub_failure_says_how_to_use_local_files() -> None:
     assert (
         "DataError: cannot load 'openai/gsm8k', 'main' split 'test' from the Hugging Face hub" in out.stderr
     )
-    assert "pass path= to its parquet/jsonl" in out.stderr
+    assert "offline mode is set" in out.stderr and "-o path=FILE_OR_DIR" in out.stderr
 
 
 def test_math500_and_gsm8k_fixtures() -> None:

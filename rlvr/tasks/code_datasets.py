@@ -91,7 +91,7 @@ def load_mbpp(
     verifier = make_verifier("code")
     examples = []
     for i, row in iter_rows(rows, desc=f"loading MBPP {split}"):
-        require_columns(row, ("task_id", "code", "test_list"), what="MBPP")
+        require_columns(row, ("task_id", "code", "test_list"), what="MBPP", where=f"MBPP row {i} of {source}")
         text = row.get("text") or row.get("prompt")
         if not text:
             raise DataError(f"MBPP row {i} of {source} has neither 'text' (full) nor 'prompt' (sanitized)")

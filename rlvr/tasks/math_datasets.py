@@ -130,7 +130,7 @@ def load_math(
     skipped: list[str] = []
     for source, rows in parts:
         for i, row in iter_rows(rows, desc=f"loading MATH {split}"):
-            require_columns(row, ("problem", "solution"), what="MATH")
+            require_columns(row, ("problem", "solution"), what="MATH", where=f"MATH row {i} of {source}")
             subject = str(row.get("type", row.get("subject", "")))
             level = _level(row.get("level"))
             if subject not in wanted_subjects or (wanted_levels is not None and level not in wanted_levels):
@@ -193,7 +193,9 @@ def load_math500(
     examples: list[Example] = []
     skipped: list[str] = []
     for i, row in iter_rows(rows, desc="loading MATH-500"):
-        require_columns(row, ("problem", "solution", "answer"), what="MATH-500")
+        require_columns(
+            row, ("problem", "solution", "answer"), what="MATH-500", where=f"MATH-500 row {i} of {source}"
+        )
         subject, level = str(row.get("subject", "")), _level(row.get("level"))
         if (wanted_subjects is not None and subject not in wanted_subjects) or (
             wanted_levels is not None and level not in wanted_levels
@@ -250,7 +252,7 @@ def load_gsm8k(
     examples: list[Example] = []
     skipped: list[str] = []
     for i, row in iter_rows(rows, desc=f"loading GSM8K {split}"):
-        require_columns(row, ("question", "answer"), what="GSM8K")
+        require_columns(row, ("question", "answer"), what="GSM8K", where=f"GSM8K row {i} of {source}")
         gold = gsm8k_gold(row["answer"])
         where = f"GSM8K row {i} of {source}"
         if gold is None:
