@@ -1,33 +1,34 @@
 """Math verification accuracy and speed: rlvr's MathVerifier vs Math-Verify, same cases, same run.
 
-Cases: the labelled regression table `tests/data/math/cases.yaml` (gold, completion, expected verdict,
-category), one verification per case per pass. A case counts as accurate when the verifier's pass/fail
-equals the label (label "correct" -> pass; wrong / no_answer / timeout / unparsable_gold -> fail).
+Case sets (`--set`):
+- `external` (default): cases nobody here wrote, one file per source under `tests/data/math/external/`
+  (Math-Verify's own test suite, other graders' tests, realistic chain-of-thought outputs), each case with
+  its `source`. Where we disagree with a peer's label, `disagreements.yaml` holds our label and the reason;
+  both verifiers are scored against the label in force, and the table says how many were overridden.
+  Cases whose peer test needs a non-default peer option (`strict=False`, set-relation comparison) are skipped.
+- `own`: the regression table `tests/data/math/cases.yaml`.
 
-Verifiers (each measured in this one process, one core, one case at a time):
-- rlvr in-process: `MathVerifier(in_process=True)`, the whole pipeline (sympy stage included) in the
-  measuring process; what a pool worker runs. Pure per-core compute.
-- rlvr default: `MathVerifier(num_workers=1)`: fast stage in this process, sympy stage in one killable
-  worker process with the hard deadline (`timeout_s=5`); includes the IPC cost. At most one of the two
-  processes computes at a time, so this is still one core's worth of work.
-- Math-Verify: `verify(parse(gold), parse(completion))` with the gold wrapped in `\\boxed{}` unless it already
-  has a box or `####` (what verl does), default extraction configs, and its own timeouts left at their
-  defaults: `parse(parsing_timeout=5)` and `verify(timeout_seconds=5)`, which use `signal.alarm` (this runs
-  on the main thread, where that works). An exception counts as "not passed".
+A case is accurate when the verifier's pass/fail equals the label. A *false positive* passes a case labelled
+wrong (the worst failure: it rewards a wrong answer); a *false negative* fails a correct one.
 
-Fairness: both see identical strings; every pass builds a fresh rlvr verifier (empty gold cache) and
-Math-Verify parses the gold on every call, so no side reuses work across cases; one untimed warm-up pass
-per verifier pays import and worker start-up costs. Throughput = cases / wall seconds of a pass
-(verifications per second on one core), also shown without the `huge` category, whose pathological inputs
-(Math-Verify's 5 s timeouts) dominate the total; latency percentiles are over all timed calls.
+Verifiers (each measured in this process, one core, one case at a time):
+- rlvr in-process: `MathVerifier(in_process=True)`: the whole pipeline in this process, every stage under
+  its deadline (what a pool worker or a daemonic worker runs).
+- rlvr default: `MathVerifier(num_workers=1)`: fast stage here, sympy stage in one killable worker process.
+- Math-Verify: `verify(parse(gold), parse(completion))` as its own test suite calls it (latex + expr
+  extraction, boxed priority 0, `float_rounding` = the test's precision or 6), its default timeouts
+  (`signal.alarm`, main thread). An exception counts as "not passed".
 
-    python benchmarks/math_verifier.py               # 3 timed passes
-    python benchmarks/math_verifier.py --passes 5 --show-errors
+Throughput = cases / wall seconds of a pass (one core); p99 over all timed calls.
+
+    python benchmarks/math_verifier.py                       # external set, 1 timed pass
+    python benchmarks/math_verifier.py --set own --passes 3 --show-errors
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import statistics
 import sys
@@ -37,126 +38,162 @@ from collections.abc import Callable
 from pathlib import Path
 
 import yaml
-from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rlvr.verifiers import MathVerifier  # noqa: E402
 
-CASES = ROOT / "tests" / "data" / "math" / "cases.yaml"
+DATA = ROOT / "tests" / "data" / "math"
 
 
-def load_cases() -> list[dict]:
-    """The labelled case list shared with the regression test."""
-    return yaml.safe_load(CASES.read_text())["cases"]
+def load_own() -> list[dict]:
+    """The regression table, labels as booleans."""
+    cases = yaml.safe_load((DATA / "cases.yaml").read_text())["cases"]
+    return [{**c, "label": c["want"] == "correct", "src_file": "own"} for c in cases]
 
 
-def rlvr_runner(**config: object) -> Callable[[], Callable[[str, str], bool]]:
+def load_external() -> list[dict]:
+    """Every external case with the label in force (ours where `disagreements.yaml` overrides the peer)."""
+    overrides = {
+        d["source"]: d for d in yaml.safe_load((DATA / "external" / "disagreements.yaml").read_text())["cases"]
+    }
+    cases: list[dict] = []
+    for path in sorted((DATA / "external").iterdir()):
+        if path.suffix == ".jsonl":
+            rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        elif path.suffix == ".yaml" and path.name != "disagreements.yaml":
+            rows = yaml.safe_load(path.read_text())["cases"]
+        else:
+            continue
+        for row in rows:
+            if row.get("option"):
+                continue
+            label = bool(row["want"])
+            override = overrides.get(row["source"])
+            if override is not None:
+                label = bool(override["ours"])
+            cases.append({**row, "label": label, "overridden": override is not None, "src_file": path.stem})
+    missing = set(overrides) - {c["source"] for c in cases}
+    if missing:
+        raise SystemExit(f"disagreements.yaml names sources that no case has: {sorted(missing)[:5]}")
+    return cases
+
+
+def rlvr_runner(**config: object) -> Callable[[], Callable[[dict], bool]]:
     """A factory of fresh rlvr checkers (one per pass, so the gold cache starts empty)."""
 
-    def make() -> Callable[[str, str], bool]:
+    def make() -> Callable[[dict], bool]:
         verifier = MathVerifier(**config)  # type: ignore[arg-type]
-        return lambda completion, gold: verifier.verify(completion, gold).passed
+        return lambda case: verifier.verify(case["pred"], case["gold"]).passed
 
     return make
 
 
-def math_verify_runner() -> Callable[[], Callable[[str, str], bool]]:
-    """Math-Verify as verl/TRL call it: parse both sides, then verify (its own default timeouts)."""
-    from math_verify import parse, verify
+def math_verify_runner() -> Callable[[], Callable[[dict], bool]]:
+    """Math-Verify as its own tests call it: parse both sides with latex+expr extraction, then verify."""
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 
     logging.getLogger("math_verify").setLevel(logging.CRITICAL)
+    targets = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
 
-    def check(completion: str, gold: str) -> bool:
-        gold_text = gold if ("\\boxed" in gold or "####" in gold) else "\\boxed{" + gold + "}"
+    def check(case: dict) -> bool:
+        precision = (case.get("options") or {}).get("precision", 6)
         try:
-            return bool(verify(parse(gold_text), parse(completion)))
+            gold = parse(case["gold"], targets)
+            return bool(verify(gold, parse(case["pred"], targets), float_rounding=precision))
         except Exception:
             return False
 
     return lambda: check
 
 
-def run(name: str, factory: Callable[[], Callable[[str, str], bool]], cases: list[dict], passes: int) -> dict:
-    """Warm up once, then time `passes` passes; return accuracy, per-category accuracy, speed, latencies."""
+def run(name: str, factory: Callable[[], Callable[[dict], bool]], cases: list[dict], passes: int) -> dict:
+    """Warm up on a few cases, then time `passes` passes; accuracy, FP/FN per category, speed, latencies."""
     check = factory()
-    for case in cases:  # warm-up: imports, worker start, sympy import
-        check(case["pred"], case["gold"])
+    for case in cases[:20]:  # imports, worker start, sympy import
+        check(case)
     latencies: list[float] = []
-    pass_rates: list[float] = []
-    tame_time = 0.0  # seconds spent on cases outside the `huge` category (timeouts dominate there)
+    rates: list[float] = []
     verdicts: list[bool] = []
-    for p in tqdm(range(passes), desc=name, unit="pass", leave=False):
+    for p in range(passes):
         check = factory()
         start = time.perf_counter()
         for case in cases:
             t0 = time.perf_counter()
-            ok = check(case["pred"], case["gold"])
+            ok = check(case)
             latencies.append(time.perf_counter() - t0)
-            if case["cat"] != "huge":
-                tame_time += latencies[-1]
             if p == 0:
                 verdicts.append(ok)
-        pass_rates.append(len(cases) / (time.perf_counter() - start))
-    labels = [c["want"] == "correct" for c in cases]
-    by_cat: dict[str, list[bool]] = defaultdict(list)
-    for case, verdict, label in zip(cases, verdicts, labels):
-        by_cat[case["cat"]].append(verdict == label)
+        rates.append(len(cases) / (time.perf_counter() - start))
+    by_cat: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # n, right, fp, fn
+    for case, verdict in zip(cases, verdicts):
+        cell = by_cat[case["cat"]]
+        cell[0] += 1
+        cell[1] += verdict == case["label"]
+        cell[2] += verdict and not case["label"]
+        cell[3] += case["label"] and not verdict
     latencies.sort()
     return {
         "name": name,
-        "accuracy": sum(v == lab for v, lab in zip(verdicts, labels)) / len(cases),
-        "by_cat": {k: sum(v) / len(v) for k, v in by_cat.items()},
-        "errors": [c for c, v, lab in zip(cases, verdicts, labels) if v != lab],
-        "per_s": statistics.median(pass_rates),
-        "per_s_tame": passes * sum(c["cat"] != "huge" for c in cases) / tame_time,
+        "accuracy": sum(v == c["label"] for v, c in zip(verdicts, cases)) / len(cases),
+        "fp": [c for c, v in zip(cases, verdicts) if v and not c["label"]],
+        "fn": [c for c, v in zip(cases, verdicts) if c["label"] and not v],
+        "by_cat": dict(by_cat),
+        "per_s": statistics.median(rates),
         "p50_ms": 1000 * latencies[len(latencies) // 2],
         "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+        "max_ms": 1000 * latencies[-1],
     }
 
 
 def main() -> None:
-    """Run both verifiers over the case list and print the comparison table."""
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--passes", type=int, default=3, help="timed passes over the case list (default 3)")
-    parser.add_argument("--show-errors", action="store_true", help="list the cases each verifier gets wrong")
+    """Run the verifiers over the chosen case set and print the comparison table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--set", choices=("external", "own"), default="external", help="which cases")
+    parser.add_argument("--passes", type=int, default=1, help="timed passes over the cases (default 1)")
+    parser.add_argument("--show-errors", action="store_true", help="list each verifier's FP and FN cases")
+    parser.add_argument("--only", default=None, help="only categories starting with this prefix")
+    parser.add_argument("--no-default", action="store_true", help="skip the rlvr worker-pool configuration")
     args = parser.parse_args()
-    cases = load_cases()
-    results = [
-        run("rlvr (in-process)", rlvr_runner(in_process=True), cases, args.passes),
-        run("rlvr (default, 1 worker)", rlvr_runner(num_workers=1), cases, args.passes),
-        run("Math-Verify 0.9", math_verify_runner(), cases, args.passes),
-    ]
+    cases = load_external() if args.set == "external" else load_own()
+    if args.only:
+        cases = [c for c in cases if c["cat"].startswith(args.only)]
+    runners = [("rlvr (in-process)", rlvr_runner(in_process=True))]
+    if not args.no_default:
+        runners.append(("rlvr (default, 1 worker)", rlvr_runner(num_workers=1)))
+    runners.append(("Math-Verify", math_verify_runner()))
+    results = [run(name, factory, cases, args.passes) for name, factory in runners]
     mv = results[-1]
-    print(f"\n{len(cases)} labelled cases, {args.passes} timed passes, one core\n")
+    overridden = sum(c.get("overridden", False) for c in cases)
+    print(f"\n{len(cases)} cases ({args.set}; {overridden} labels overridden by disagreements.yaml), "
+          f"{args.passes} timed pass(es), one core\n")
     header = (
-        f"{'verifier':<26} {'accuracy':>9} {'verif/s/core':>13} {'(no huge)':>10} {'p50 ms':>8} {'p99 ms':>9} "
-        f"{'speed-up':>9}"
+        f"{'verifier':<26} {'accuracy':>9} {'FP':>4} {'FN':>4} {'cases/s':>9} {'p50 ms':>8} {'p99 ms':>9} "
+        f"{'max ms':>9} {'speed-up':>9}"
     )
     print(header)
     print("-" * len(header))
     for r in results:
-        speedup = r["per_s"] / mv["per_s"]
         print(
-            f"{r['name']:<26} {100 * r['accuracy']:>8.1f}% {r['per_s']:>13.0f} {r['per_s_tame']:>10.0f} "
-            f"{r['p50_ms']:>8.2f} {r['p99_ms']:>9.1f} {speedup:>8.1f}x"
+            f"{r['name']:<26} {100 * r['accuracy']:>8.1f}% {len(r['fp']):>4} {len(r['fn']):>4} {r['per_s']:>9.0f} "
+            f"{r['p50_ms']:>8.2f} {r['p99_ms']:>9.1f} {r['max_ms']:>9.1f} {r['per_s'] / mv['per_s']:>8.1f}x"
         )
-    cats = sorted({c["cat"] for c in cases})
-    counts = defaultdict(int)
-    for c in cases:
-        counts[c["cat"]] += 1
-    print(f"\n{'accuracy by category':<22} {'n':>4} " + " ".join(f"{r['name'][:16]:>17}" for r in results))
-    for cat in cats:
-        cells = " ".join(f"{100 * r['by_cat'][cat]:>16.0f}%" for r in results)
-        print(f"{cat:<22} {counts[cat]:>4} {cells}")
+    print(f"\n{'category':<34} {'n':>4} " + " ".join(f"{r['name'][:18]:>20}" for r in results))
+    print(f"{'':<34} {'':>4} " + " ".join(f"{'acc  FP  FN':>20}" for _ in results))
+    for cat in sorted(results[0]["by_cat"]):
+        n = results[0]["by_cat"][cat][0]
+        cells = " ".join(
+            f"{100 * r['by_cat'][cat][1] / n:>12.0f}% {r['by_cat'][cat][2]:>3} {r['by_cat'][cat][3]:>3}"
+            for r in results
+        )
+        print(f"{cat:<34} {n:>4} {cells}")
     if args.show_errors:
         for r in results:
-            print(f"\n{r['name']} disagrees with the label on {len(r['errors'])} cases:")
-            for c in r["errors"]:
-                print(f"  [{c['cat']}] gold={c['gold']!r} completion={c['pred']!r} label={c['want']}")
+            for kind in ("fp", "fn"):
+                print(f"\n{r['name']}: {len(r[kind])} {'false positives' if kind == 'fp' else 'false negatives'}")
+                for c in r[kind]:
+                    print(f"  [{c['cat']}] gold={c['gold'][:80]!r} pred={c['pred'][-100:]!r}")
 
 
 if __name__ == "__main__":
