@@ -165,8 +165,8 @@ def test_importance_weights_match_the_formula(step: int) -> None:
     probs = (p + 1e-6) ** 0.7 / ((p + 1e-6) ** 0.7).sum()
     w_all = (n * probs) ** -beta
     slots = np.array([int(r.example_key[1:]) for r in b.rollouts])
-    np.testing.assert_allclose(b.weights, w_all[slots] / w_all.max(), rtol=1e-9)
-    assert b.weights.max() <= 1.0 + 1e-12
+    np.testing.assert_allclose(b.weights, w_all[slots] / w_all[slots].mean(), rtol=1e-9)
+    assert b.weights.mean() == pytest.approx(1.0)  # the loss scale of uniform sampling
     assert buf.metrics()["priority/beta"] == pytest.approx(beta)
 
 
@@ -196,3 +196,20 @@ def test_priorities_by_stale_handle_are_ignored_and_bad_values_rejected() -> Non
         buf.update_priorities(buf.sample(1, step=0).indices, [-1.0])
     with pytest.raises(ValueError, match="one per index"):
         buf.update_priorities(old, [1.0])
+
+
+def test_zero_advantage_items_do_not_shrink_the_loss_scale() -> None:
+    """All-equal groups (A = 0, priority eps) in the buffer must not set every other item's weight.
+
+    With PER's max-over-live-items normalisation one such item made every weight ~1/28 (alpha 0.6, beta 0.4).
+    """
+    cfg = BufferConfig(capacity=64, sampler="prioritized", priority=PriorityConfig(source="advantage"))
+    informative = [rollout(i, advantage=a) for i, a in enumerate(np.linspace(0.5, 1.5, 32))]
+    alone = ReplayBuffer(cfg, make_rng(0))
+    alone.extend(informative, step=0)
+    mixed = ReplayBuffer(cfg, make_rng(0))
+    mixed.extend(informative + [rollout(100 + i, advantage=0.0) for i in range(16)], step=0)
+    w_alone, w_mixed = alone.sample(16, step=0).weights, mixed.sample(16, step=0).weights
+    assert w_alone.mean() == pytest.approx(1.0) and w_mixed.mean() == pytest.approx(1.0)
+    assert w_mixed.min() > 0.5  # the old normalisation gave ~0.03 here
+    assert w_alone.max() / w_alone.min() < 2.0  # the relative correction inside the batch is PER's

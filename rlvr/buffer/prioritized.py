@@ -53,10 +53,18 @@ def _unique_in_order(values: np.ndarray) -> np.ndarray:
 
 
 class PrioritizedSampler(Sampler):
-    """P(i) = p_i^alpha / sum_j p_j^alpha over live items; weights w_i = (N P(i))^-beta / max_j w_j.
+    """P(i) = p_i^alpha / sum_j p_j^alpha over live items; weights w_i = (N P(i))^-beta, normalised to mean 1.
 
-    The max runs over all live items (as in the PER paper), so weights lie in (0, 1] and do not depend on
-    which other items happen to share the batch. New items get their priority from `priority.source`.
+    Scale (our choice, not the PER paper's max over all live items): the batch's weights are divided by their
+    mean, so they sum to B like uniform sampling's ones. The PER normalisation by the largest weight of any
+    live item lets the least likely item set every loss weight: with |A| priorities, one zero-advantage item
+    (priority eps) in the buffer shrinks all weights ~28x (alpha 0.6, beta 0.4), so the loss scale jumps as
+    all-equal groups enter and leave and the lr and grad-norm clip lose their meaning. Mean 1 over the batch
+    keeps PER's relative correction inside the batch and the uniform sampler's loss scale.
+
+    Priorities are set once, when an item is written, from `priority.source`. The built-in sources read the
+    advantage or group mean, which are frozen at generation (the paper's rule), so refreshing them after a
+    train step would rewrite the same values; a loss-based source updates them through `update_priorities`.
     Without replacement, duplicates are redrawn with the already chosen leaves set to zero (successive
     sampling); the weights still use the proportional P(i), which is exact for replacement=True.
     """
@@ -112,8 +120,9 @@ class PrioritizedSampler(Sampler):
         slots = self._sum.sample(batch_size, rng)
         if not self.replacement:
             slots = self._distinct(slots, batch_size, rng)
-        weights = (self._sum[slots] / self._min.root) ** -self.config.beta_at(step)
-        return slots, weights
+        # (N P(i))^-beta up to a constant factor, which the mean-1 normalisation removes
+        raw = (self._sum[slots] / self._min.root) ** -self.config.beta_at(step)
+        return slots, raw / raw.mean()
 
     def _distinct(self, slots: np.ndarray, batch_size: int, rng: np.random.Generator) -> np.ndarray:
         chosen = _unique_in_order(slots)
