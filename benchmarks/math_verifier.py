@@ -56,7 +56,8 @@ def load_own() -> list[dict]:
 def load_external() -> list[dict]:
     """Every external case with the label in force (ours where `disagreements.yaml` overrides the peer)."""
     overrides = {
-        d["source"]: d for d in yaml.safe_load((DATA / "external" / "disagreements.yaml").read_text())["cases"]
+        d["source"]: d
+        for d in yaml.safe_load((DATA / "external" / "disagreements.yaml").read_text())["cases"]
     }
     cases: list[dict] = []
     for path in sorted((DATA / "external").iterdir()):
@@ -149,7 +150,9 @@ def run(name: str, factory: Callable[[], Callable[[dict], bool]], cases: list[di
 
 def main() -> None:
     """Run the verifiers over the chosen case set and print the comparison table."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--set", choices=("external", "own"), default="external", help="which cases")
     parser.add_argument("--passes", type=int, default=1, help="timed passes over the cases (default 1)")
     parser.add_argument("--show-errors", action="store_true", help="list each verifier's FP and FN cases")
@@ -166,8 +169,10 @@ def main() -> None:
     results = [run(name, factory, cases, args.passes) for name, factory in runners]
     mv = results[-1]
     overridden = sum(c.get("overridden", False) for c in cases)
-    print(f"\n{len(cases)} cases ({args.set}; {overridden} labels overridden by disagreements.yaml), "
-          f"{args.passes} timed pass(es), one core\n")
+    print(
+        f"\n{len(cases)} cases ({args.set}; {overridden} labels overridden by disagreements.yaml), "
+        f"{args.passes} timed pass(es), one core\n"
+    )
     header = (
         f"{'verifier':<26} {'accuracy':>9} {'FP':>4} {'FN':>4} {'cases/s':>9} {'p50 ms':>8} {'p99 ms':>9} "
         f"{'max ms':>9} {'speed-up':>9}"
@@ -191,7 +196,9 @@ def main() -> None:
     if args.show_errors:
         for r in results:
             for kind in ("fp", "fn"):
-                print(f"\n{r['name']}: {len(r[kind])} {'false positives' if kind == 'fp' else 'false negatives'}")
+                print(
+                    f"\n{r['name']}: {len(r[kind])} {'false positives' if kind == 'fp' else 'false negatives'}"
+                )
                 for c in r[kind]:
                     print(f"  [{c['cat']}] gold={c['gold'][:80]!r} pred={c['pred'][-100:]!r}")
 

@@ -105,23 +105,91 @@ def braced_group(text: str, start: int) -> tuple[str, int] | None:
     return None
 
 
-def last_boxed(text: str) -> str | None:
-    """Content of the last `\\boxed{}`/`\\fbox{}`; '' if it is empty or unterminated; None if there is none."""
+def _brace_pairs(text: str) -> dict[int, int]:
+    """Index of each `{` -> index of its matching `}` (unmatched ones absent), in one linear pass."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    j, n = 0, len(text)
+    while j < n:
+        ch = text[j]
+        if ch == "\\":
+            j += 2  # `\{` and `\}` do not group
+            continue
+        if ch == "{":
+            stack.append(j)
+        elif ch == "}" and stack:
+            pairs[stack.pop()] = j
+        j += 1
+    return pairs
+
+
+def _outer_boxes(text: str) -> list[tuple[int, int, str | None]]:
+    """Every outermost `\\boxed{}`/`\\fbox{}` as (start, end, content); content None if unterminated.
+
+    Linear in the text (one brace pass), so thousands of unterminated boxes cost no more than one.
+    """
     matches = list(_BOX_RE.finditer(text))
     if not matches:
+        return []
+    pairs = _brace_pairs(text)
+    boxes: list[tuple[int, int, str | None]] = []
+    covered = -1  # end of the last closed outer box: boxes before it are nested
+    for m in matches:
+        if m.start() < covered:
+            continue
+        i = m.end()
+        while i < len(text) and text[i] in " \t":
+            i += 1
+        if i < len(text) and text[i] == "{":
+            close = pairs.get(i)
+            if close is None:
+                boxes.append((m.start(), len(text), None))
+                continue
+            boxes.append((m.start(), close + 1, text[i + 1 : close].strip()))
+            covered = close + 1
+        else:
+            bare = re.match(r"\s+([^\s$]+)", text[m.end() :])  # `\boxed 5`
+            boxes.append((m.start(), m.end() + (bare.end() if bare else 0), bare.group(1) if bare else ""))
+    return boxes
+
+
+def _unbox(content: str) -> str:
+    """`\\boxed{\\boxed{5}}` -> `5`: a box whose whole content is another box."""
+    for _ in range(20):
+        inner = _outer_boxes(content)
+        if len(inner) != 1 or inner[0][2] is None or inner[0][0] != 0 or inner[0][1] != len(content):
+            break
+        content = inner[0][2]
+    return content
+
+
+# What may stand between the boxes of one answer (`\boxed{1}, \boxed{2}`, `x = \boxed{1} and x = \boxed{-2}`)
+_BOX_GAP_RE = re.compile(
+    r"^(?:[\s$,;.&]|\\[()\[\]]|\\(?:quad|qquad|,|;|:)(?![a-zA-Z])|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b"
+    r"|\\(?:text|mathrm)\s*\{\s*[a-z ]{0,12}\}|[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*=)*$"
+)
+
+
+def last_boxed(text: str) -> str | None:
+    """Content of the last `\\boxed{}`/`\\fbox{}`; '' if it is empty or unterminated; None if there is none.
+
+    Boxes at the end that are one answer split over several boxes (`\\boxed{1} and \\boxed{2}`, one box per
+    root, nothing but connectives between them) are joined with commas: `1, 2`.
+    """
+    boxes = _outer_boxes(text)
+    if not boxes:
         return None
-    m = matches[-1]
-    # the last *outermost* box: a box inside another box is part of the outer answer
-    for outer in reversed(matches[:-1]):
-        group = braced_group(text, outer.end())
-        if group is not None and group[1] > m.start():
-            m = outer
-    group = braced_group(text, m.end())
-    if group is None:
-        rest = text[m.end() :]
-        bare = re.match(r"\s+([^\s$]+)", rest)  # `\boxed 5`
-        return bare.group(1) if bare else ""
-    return group[0].strip()
+    last = boxes[-1]
+    if last[2] is None:
+        return ""
+    parts = [_unbox(last[2])]
+    for prev, nxt in zip(reversed(boxes[:-1]), reversed(boxes[1:])):
+        if prev[2] is None or not _BOX_GAP_RE.match(text[prev[1] : nxt[0]]) or len(parts) >= 50:
+            break
+        parts.append(_unbox(prev[2]))
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(p for p in reversed(parts) if p)
 
 
 def _is_prose(text: str) -> bool:
@@ -141,10 +209,26 @@ def _clean_phrase_answer(rest: str) -> str:
         tail = re.split(r"\b(?:is|are|equals|=)\s+", rest)[-1]
         if tail != rest and not _is_prose(tail):
             return tail.strip()
-        numbers = _NUMBER_RE.findall(rest)
-        if numbers:
-            return numbers[-1].strip()
+        numbers = {n.strip() for n in _NUMBER_RE.findall(rest)}
+        if len(numbers) == 1:  # several numbers in prose: which one is the answer is a guess, so none is
+            return numbers.pop()
     return rest
+
+
+_NEGATED_RE = re.compile(r"\s*(?:not\b|n't\b|never\b|no longer\b)", re.IGNORECASE)
+_BOILERPLATE_RE = re.compile(r"I hope it is correct\.?|<\|im_(?:start|end)\|>\w*|</?\w+>", re.IGNORECASE)
+
+
+def _revised_after(after: str) -> bool:
+    """Whether math follows the sentence of an answer phrase: a correction ("... is 5. Wait, it's 7")."""
+    first_line = after.split("\n", 1)[0]
+    span = _MATH_SPAN_RE.match(first_line.strip().strip("*").strip())
+    sentence_end = re.search(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])|\n", after[span.end() if span else 0 :])
+    if sentence_end is None:
+        return False
+    rest = after[(span.end() if span else 0) + sentence_end.end() :]
+    rest = _BOILERPLATE_RE.sub(" ", rest)
+    return bool(re.search(r"\d|\\boxed|\$", rest))
 
 
 def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction | None:
@@ -163,8 +247,14 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
         elif method == "final_answer":
             matches = list(_PHRASE_RE.finditer(text))
             if matches:
-                answer = _clean_phrase_answer(text[matches[-1].end() :])
-                if answer:
+                after = text[matches[-1].end() :]
+                if _NEGATED_RE.match(after):  # "the answer is not 12": only what follows may answer
+                    text = re.split(r"\.(?:\s|$)", after, maxsplit=1)[-1] if "." in after else ""
+                    if not text.strip():
+                        return None
+                    continue
+                answer = _clean_phrase_answer(after)
+                if answer and not _revised_after(after):
                     return Extraction(answer, "final_answer")
         elif method == "last_math":
             bare = text.strip()

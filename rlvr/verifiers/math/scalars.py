@@ -122,10 +122,9 @@ def _approx_info(node: Node) -> tuple[Fraction, int, int] | None:
 def _approx_matches(
     approx: tuple[Fraction, int, int], other: Any, opts: CompareOptions, *, is_pred: bool
 ) -> bool:
-    """A decimal counts if it is `other` rounded or truncated to its digits (or within `rel_tol`).
+    """A completion's decimal counts if it is `other` correctly rounded to its digits (or within `rel_tol`).
 
-    The significant-digit floor applies to the completion's decimals only: a coarse gold (`0.3` for 1/3,
-    as in "to the nearest tenth") still accepts the exact answer.
+    Only rounding, never truncation: `0.7853` is not pi/4 to four places (`0.7854` is), `0.666` is not 2/3.
     """
     value, decimals, sig = approx
     ctx = ev.numeric_context(80)
@@ -137,8 +136,7 @@ def _approx_matches(
             t = target.numerator
             floor = int(ctx.floor(scaled))
             frac = scaled - floor
-            trunc = floor if scaled >= 0 else int(ctx.ceil(scaled))
-            allowed = {trunc, floor + (1 if frac > 0.5 else 0)}
+            allowed = {floor + (1 if frac > 0.5 else 0)}
             if abs(frac - ctx.mpf(0.5)) < ctx.mpf(10) ** -30:  # a tie rounds either way
                 allowed |= {floor, floor + 1}
             if t in allowed:
@@ -168,7 +166,9 @@ def _decimal_rule(g: Node, p: Node, gv: Any, pv: Any, opts: CompareOptions) -> b
         pv = pv[0] if pv[1] == 0 else None
     if pa is not None:
         return gv is not None and _approx_matches(pa, gv, opts, is_pred=True)
-    return pv is not None and _approx_matches(ga, pv, opts, is_pred=False)  # type: ignore[arg-type]
+    # A decimal gold is a value, not a rounding interval: `0.5` is not matched by 5/11, nor 33.3 by 100/3.
+    # Only an exactly equal value (1/2 for 0.5) matches it.
+    return isinstance(pv, Fraction) and pv == ga[0]  # type: ignore[index]
 
 
 def _rational_function(node: Node) -> bool:

@@ -24,6 +24,7 @@ _CLOSE = ")]}"
 _MATRIX_RE = re.compile(r"^\\begin\{([pbvBV]?matrix|array)\}(?:\{[^}]*\})?(.*)\\end\{\1\}$", re.S)
 _CHOICE_RE = re.compile(r"^\(?\s*([A-J])\s*(?:[).:]|$)")
 _WORD_RE = re.compile(r"[A-Za-z]{3,}")
+_MORE_CHOICES_RE = re.compile(r"\(\s*[A-J]\s*\)|^\s*(?:,|;|&|\band\b|\bor\b)\s*\(?\s*[A-J]\b")
 _RELATIONS = (
     ("\\le", "le"),
     ("\\ge", "ge"),
@@ -240,6 +241,8 @@ def parse_choice(s: str) -> Choice | None:
     m = _CHOICE_RE.match(s)
     if m is None:
         m = re.match(r"^(?:option|choice|answer)\s*:?\s*\(?([A-J])\)?\b", s, re.I)
+    if m is not None and _MORE_CHOICES_RE.search(s[m.end() :]):
+        return None  # `(B) and (D)` names two options: it is not the single letter B
     return Choice(m.group(1).upper()) if m else None
 
 
@@ -367,19 +370,38 @@ def _linear_bound(left: Node, right: Node, op: str) -> tuple[str, Node, str] | N
         return None
     (name,) = names
     diff: Node = ("add", (left, ("neg", right)))
+    # points on both sides of 0 and off the integers: `|x| - 3` is linear on 0, 1, 2 but not on -1 or -7/3
+    points = [Fraction(k) for k in (0, 1, 2, -1, -2, 5)] + [Fraction(1, 2), Fraction(-7, 3), Fraction(13, 7)]
     try:
-        values = [ev.exact_value(diff, {name: Fraction(k)}) for k in (0, 1, 2)]
-    except (ev.NotExact, ev.TooBig):
+        values = [ev.exact_value(diff, {name: k}) for k in points]
+    except (ev.NotExact, ev.TooBig, ArithmeticError):
         return None
     if any(v[1] for v in values):
         return None
     b, a = values[0][0], values[1][0] - values[0][0]
-    if a == 0 or values[2][0] != 2 * a + b:
+    if a == 0 or any(v[0] != a * k + b for k, v in zip(points, values)):
         return None
     bound = -b / a
     if a < 0:
         op = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}[op]
     return name, ("num", bound, None, None), op
+
+
+def _abs_chain(left: Node, right: Node, op: str) -> str | None:
+    """`|u| < c` (or `c > |u|`) with a constant c as the chain `-c < u < c`; None for any other shape."""
+    if op in ("gt", "ge"):
+        left, right, op = right, left, {"gt": "lt", "ge": "le"}[op]
+    if left[0] != "func" or left[1] != "Abs" or len(left[2]) != 1 or free_symbols(right):
+        return None
+    try:
+        bound = ev.exact_value(right, {})
+    except (ev.NotExact, ev.TooBig, ArithmeticError):
+        return None
+    if bound[1] or bound[0] <= 0:
+        return None  # `|x| < 0` is empty and `|x| < -1` too: not an interval this parser builds
+    rel = "<" if op == "lt" else "\\le"
+    c = to_text(right)
+    return f"-({c}) {rel} {to_text(left[2][0])} {rel} {c}"
 
 
 def _relation(s: str, depth: int) -> Answer | None:
@@ -408,6 +430,10 @@ def _relation(s: str, depth: int) -> Answer | None:
     syms = [i for i, sc in enumerate(scalars) if sc.node[0] == "sym"]
     inf = scalar("\\infty")
     ninf = Scalar(("neg", inf.node), "-\\infty")
+    if len(ops) == 1 and ops[0] in ("lt", "le", "gt", "ge") and not syms:
+        chained = _abs_chain(scalars[0].node, scalars[1].node, ops[0])
+        if chained is not None:  # `|x| < 3` -> `-3 < x < 3`
+            return _relation(chained, depth + 1)
     if len(ops) == 1 and ops[0] != "ne" and not syms:  # `-x > -1`, `2x + 1 \le 5`
         solved = _linear_bound(scalars[0].node, scalars[1].node, ops[0])
         if solved is not None:
