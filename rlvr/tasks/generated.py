@@ -62,6 +62,14 @@ class GeneratedTask(Task):
     def generate(self, rng: np.random.Generator, index: int) -> Example:
         """Draw one example from `rng`."""
 
+    def support(self) -> list[Example] | None:
+        """Every distinct problem of the generator when there are few and each is equally likely, else None.
+
+        With it, the expected reward over the task distribution is a plain mean over this list: an exact
+        evaluation for a task whose training stream covers all its problems (no disjoint held-out set exists).
+        """
+        return None
+
 
 # ---------------------------------------------------------------- arithmetic
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
@@ -143,6 +151,9 @@ class ArithmeticTask(GeneratedTask):
                 and value.denominator <= 100
             ):
                 break
+        return self._from_tree(tree, value, index)
+
+    def _from_tree(self, tree: Any, value: Fraction, index: int | None) -> Example:
         expression = _render(tree)
         prompt = f"Compute {expression}."
         gold = latex_number(value)
@@ -153,6 +164,23 @@ class ArithmeticTask(GeneratedTask):
             task=self.name,
             metadata={"difficulty": self.difficulty, "expression": expression, "index": index},
         )
+
+    def support(self) -> list[Example] | None:
+        """Difficulties 0 and 1 (one operation): every `a op b`, each equally likely; None above.
+
+        Difficulty 0 has the 81 sums of 1..9, difficulty 1 the 800 sums and differences of 1..20 (both draw
+        the operator and the two operands uniformly and reject nothing).
+        """
+        ops, hi, operators, _, _ = ARITHMETIC_LEVELS[self.difficulty]
+        if ops != 1:
+            return None
+        out = []
+        for a in range(1, hi + 1):
+            for op in operators:
+                for b in range(1, hi + 1):
+                    tree = (op, a, b)
+                    out.append(self._from_tree(tree, _value(tree), None))
+        return out
 
 
 # ---------------------------------------------------------------- linear equations

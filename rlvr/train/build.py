@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,11 @@ from rlvr.core.seeding import derive_seed, make_rng
 from rlvr.core.types import Example
 from rlvr.envs import BatchedEnv, hindsight_fns, make_env
 from rlvr.policy import GenerationBackend, Learner, SamplingParams, load_model, make_backend, tiny_model
-from rlvr.policy.prompts import encode_prompt
+from rlvr.policy.prompts import encode_prompt, eos_token_ids
 from rlvr.tasks.generated import GeneratedTask
 from rlvr.train.config import ModelConfig, RunConfig
+
+log = logging.getLogger("rlvr.train")
 
 
 def build_model(config: ModelConfig, seed: int, cache_dir: str | Path | None = None) -> tuple[Any, Any]:
@@ -107,8 +110,19 @@ class ExampleStream:
         return out
 
 
+#: largest training task whose keys are all generated to keep the held-out set disjoint from it
+MAX_TRAIN_KEYS = 200_000
+
+
 def held_out_examples(config: RunConfig, train_task: Any) -> tuple[Any, list[Example]]:
-    """The env and the fixed, seeded list of held-out examples used by periodic evaluation."""
+    """The env and the fixed held-out examples of periodic evaluation (see `eval.held_out`).
+
+    'distribution' is every problem of a finite generated task (its `support()`), so the mean reward over it
+    is the exact expected reward over the task distribution (a seeded uniform sample of `eval.num_examples`
+    of them when the support is larger: then an unbiased estimate); 'disjoint' draws `eval.num_examples` distinct
+    problems, seeded by `eval.seed` (default train.seed), none of which occurs in the training task. Nothing
+    falls back silently: no disjoint problem is an error, fewer than asked is logged.
+    """
     kwargs = eval_env_kwargs(config, train_task)
     try:
         env = make_env(config.env.id, **kwargs)
@@ -122,16 +136,92 @@ def held_out_examples(config: RunConfig, train_task: Any) -> tuple[Any, list[Exa
             f"split, path or dataset) or eval.every=0"
         ) from exc
     task = env.task
+    support = task.support() if isinstance(task, GeneratedTask) else None
+    mode = config.eval.held_out
+    if mode == "auto":
+        mode = "distribution" if support is not None else "disjoint"
+    if mode == "distribution":
+        if support is None:
+            raise ConfigError(
+                f"eval.held_out='distribution' needs a generated task with a finite support (task.support()); "
+                f"{type(task).__name__} of {config.env.id} with {kwargs} has none: use eval.held_out=disjoint"
+            )
+        n = config.eval.num_examples
+        if len(support) > n:  # a uniform sample of problems: unbiased for the expected reward, not exact
+            seed = config.train.seed if config.eval.seed is None else config.eval.seed
+            keep = np.sort(make_rng(seed, "eval-examples").choice(len(support), n, replace=False))
+            log.info("held-out: %d of the %d problems of the task distribution", n, len(support))
+            support = [support[int(i)] for i in keep]
+        return env, support
+    train_keys: set[str] = set()
+    if isinstance(task, GeneratedTask):  # another seed of the same generator can repeat training problems
+        if len(train_task) > MAX_TRAIN_KEYS:
+            log.warning("held-out set checked against the first %d training problems only", MAX_TRAIN_KEYS)
+        train_keys = {train_task[i].key for i in range(min(len(train_task), MAX_TRAIN_KEYS))}
     n = min(config.eval.num_examples, len(task))
     eval_seed = config.train.seed if config.eval.seed is None else config.eval.seed
-    order = make_rng(eval_seed, "eval-examples").permutation(len(task))[:n]
-    train_keys: set[str] = set()
-    if isinstance(task, GeneratedTask):  # generated tasks can collide by chance: drop exact repeats
-        train_keys = {train_task[i].key for i in range(min(len(train_task), 4096))}
-    examples = list(
-        {ex.key: ex for ex in (task[int(i)] for i in np.asarray(order))}.values()
-    )  # distinct only
-    return env, [ex for ex in examples if ex.key not in train_keys] or examples
+    chosen: dict[str, Example] = {}
+    for i in make_rng(eval_seed, "eval-examples").permutation(len(task)):
+        ex = task[int(i)]
+        if ex.key not in train_keys:
+            chosen.setdefault(ex.key, ex)
+            if len(chosen) == n:
+                break
+    if not chosen:
+        raise ConfigError(
+            f"every problem of the held-out env ({config.env.id}, {kwargs}) also occurs in the training task, "
+            "so no disjoint held-out set exists (a small finite task); set eval.held_out=distribution to "
+            "evaluate on the whole task distribution, or env.eval_kwargs to a disjoint env"
+        )
+    if len(chosen) < n:
+        log.warning(
+            "only %d distinct held-out problems of %s are disjoint from training (eval.num_examples=%d)",
+            len(chosen),
+            config.env.id,
+            n,
+        )
+    return env, list(chosen.values())
+
+
+def gold_probability(
+    model: Any, tokenizer: Any, env: Any, examples: list[Example], batch_size: int = 64
+) -> np.ndarray:
+    """Per example, the model's probability of the task's gold completion + EOS (teacher-forced, T = 1)."""
+    import torch
+
+    base = getattr(env, "unwrapped", env)  # a VerifiedEnv: its task, prompt template and chat flag
+    task, template, chat = base.task, base.template, getattr(base, "chat", False)
+    eos = eos_token_ids(tokenizer, getattr(model, "generation_config", None))[0]
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else eos
+    pairs = []
+    for ex in examples:
+        _, prompt_ids = encode_prompt(tokenizer, template.render(ex, chat=chat))
+        completion = tokenizer(task.gold_completion(ex), add_special_tokens=False)["input_ids"]
+        pairs.append((list(prompt_ids), [*completion, eos]))
+    device = next(model.parameters()).device
+    out = []
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            for lo in range(0, len(pairs), batch_size):
+                chunk = pairs[lo : lo + batch_size]
+                width = max(len(p) + len(c) for p, c in chunk)
+                ids = torch.full((len(chunk), width), pad, dtype=torch.long)
+                attn = torch.zeros_like(ids)
+                target = torch.zeros(len(chunk), width, dtype=torch.bool)
+                for row, (p, c) in enumerate(chunk):  # right padding: positions are those of the unpadded row
+                    ids[row, : len(p) + len(c)] = torch.tensor(p + c)
+                    attn[row, : len(p) + len(c)] = 1
+                    target[row, len(p) : len(p) + len(c)] = True
+                logits = model(input_ids=ids.to(device), attention_mask=attn.to(device)).logits.float()
+                logp = torch.log_softmax(logits[:, :-1], dim=-1)
+                tok = logp.gather(-1, ids[:, 1:].to(device).unsqueeze(-1)).squeeze(-1)
+                seq = (tok * target[:, 1:].to(device)).sum(dim=1)
+                out.append(torch.exp(seq.double()).cpu().numpy())  # float64: long completions underflow
+    finally:
+        model.train(was_training)
+    return np.concatenate(out) if out else np.zeros(0)
 
 
 def evaluate_held_out(
@@ -140,6 +230,7 @@ def evaluate_held_out(
     """`eval/*` metrics of `backend`'s current weights on the run's fixed held-out examples.
 
     `cache` (a list the caller keeps, empty at first) holds the held-out env and examples between calls.
+    With `eval.gold_prob`, also eval/gold_prob (mean probability of the gold completion, exact).
     """
     from rlvr.eval import evaluate_backend
 
@@ -147,11 +238,22 @@ def evaluate_held_out(
         cache.extend(held_out_examples(config, train_task))
     env, examples = cache
     ec = config.eval
-    sampling = SamplingParams(
-        temperature=ec.temperature,
-        top_p=ec.top_p,
-        max_new_tokens=config.rollout.max_new_tokens,
-        seed=derive_seed(config.train.seed, "eval"),
-    )
-    report = evaluate_backend(backend, env, examples, ec.samples, sampling, pool=pool)
-    return {f"eval/{k}": float(v) for k, v in report.summary.items() if isinstance(v, int | float)}
+    out: dict[str, float] = {"eval/num_problems": float(len(examples))}
+    if ec.gold_prob:
+        model = getattr(backend, "model", None)
+        if model is None or not hasattr(model, "parameters"):
+            raise ConfigError(
+                "eval.gold_prob scores gold completions with the generation backend's torch model; "
+                "use rollout.backend=hf or set eval.gold_prob=false"
+            )
+        out["eval/gold_prob"] = float(np.mean(gold_probability(model, backend.tokenizer, env, examples)))
+    if ec.samples:  # 0: only the exact gold-probability evaluation
+        sampling = SamplingParams(
+            temperature=ec.temperature,
+            top_p=ec.top_p,
+            max_new_tokens=config.rollout.max_new_tokens,
+            seed=derive_seed(config.train.seed, "eval"),
+        )
+        report = evaluate_backend(backend, env, examples, ec.samples, sampling, pool=pool)
+        out.update({f"eval/{k}": float(v) for k, v in report.summary.items() if isinstance(v, int | float)})
+    return out

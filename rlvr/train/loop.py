@@ -10,7 +10,6 @@ mu = (generation seconds per rollout) / (training seconds per sample), measured 
 from __future__ import annotations
 
 import logging
-import math
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -40,44 +39,16 @@ from rlvr.train.checkpoint import (
 )
 from rlvr.train.config import RunConfig
 from rlvr.train.configio import dump_config
-from rlvr.train.metrics import MetricsLogger, plot_metrics
+from rlvr.train.metrics import ComputeMeter, MetricsLogger, plot_metrics
 from rlvr.train.rollouts import RolloutProducer
 
 log = logging.getLogger("rlvr.train")
 
-
-class ComputeMeter:
-    """Accumulates generation and training time to measure mu and charge B + mu R per step."""
-
-    def __init__(self) -> None:
-        self.gen_s = 0.0
-        self.rollouts = 0
-        self.train_s = 0.0
-        self.samples = 0
-        self.tokens = 0
-        self.cost = 0.0
-
-    @property
-    def mu(self) -> float:
-        """Generation seconds per rollout over training seconds per trained sample (NaN until both seen)."""
-        if not self.rollouts or not self.samples or self.train_s <= 0:
-            return float("nan")
-        return (self.gen_s / self.rollouts) / (self.train_s / self.samples)
-
-    def charge(self, rollouts: int, samples: int) -> float:
-        """Cost of one step, B + mu R, in trained-sample units (using the running mu); added to the total."""
-        mu = self.mu
-        step_cost = samples + (mu if math.isfinite(mu) else 0.0) * rollouts
-        self.cost += step_cost
-        return step_cost
-
-    def state_dict(self) -> dict[str, float]:
-        """Counters for checkpoints."""
-        return dict(self.__dict__)
-
-    def load_state_dict(self, state: dict[str, float]) -> None:
-        """Restore counters from a checkpoint."""
-        self.__dict__.update(state)
+__all__ = [
+    "ComputeMeter",
+    "Trainer",
+    "train",
+]  # ComputeMeter lives in metrics; re-exported for the Ray driver
 
 
 class Trainer:

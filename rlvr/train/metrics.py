@@ -12,6 +12,77 @@ from typing import Any
 import numpy as np
 
 
+class ComputeMeter:
+    """The paper's compute accounting, B + mu R per step, from raw per-step seconds and counts.
+
+    Callers add a step's raw numbers to the running totals (`gen_s`, `rollouts`, `tokens`, `train_s`,
+    `samples`) and then call `charge(rollouts, samples)`, which records that step's raw row in `history`.
+    Costs are never accumulated with the mu known at the time (that charged generation 0 until the first
+    update and so favoured arms with a warm-up): every total is recomputed from the raw counts with ONE mu,
+    the given `mu` or else the run's measured mu so far, and is NaN while mu is still unknown.
+    """
+
+    FIELDS = ("gen_s", "rollouts", "tokens", "train_s", "samples")
+
+    def __init__(self, mu: float | None = None) -> None:
+        if mu is not None and not (math.isfinite(mu) and mu >= 0):
+            raise ValueError(f"ComputeMeter mu must be a finite number >= 0 or None (measure it), got {mu}")
+        self.fixed_mu = mu
+        self.gen_s = 0.0
+        self.rollouts = 0
+        self.tokens = 0
+        self.train_s = 0.0
+        self.samples = 0
+        self.history: list[dict[str, float]] = []  # one raw row per charged step
+        self._charged = dict.fromkeys(self.FIELDS, 0.0)  # totals at the last charge, for the step deltas
+
+    @property
+    def measured_mu(self) -> float:
+        """Generation seconds per rollout over training seconds per trained sample (NaN until both seen)."""
+        if not self.rollouts or not self.samples or self.train_s <= 0:
+            return float("nan")
+        return (self.gen_s / self.rollouts) / (self.train_s / self.samples)
+
+    @property
+    def mu(self) -> float:
+        """The mu used for costs: the given one, else the measured one (NaN while unknown)."""
+        return self.measured_mu if self.fixed_mu is None else float(self.fixed_mu)
+
+    def charge(self, rollouts: int, samples: int) -> float:
+        """Record one step (raw deltas of the totals since the last charge); returns its cost B + mu R."""
+        row = {k: float(getattr(self, k)) - self._charged[k] for k in self.FIELDS}
+        row.update(rollouts=float(rollouts), samples=float(samples))
+        self.history.append(row)
+        self._charged = {k: float(getattr(self, k)) for k in self.FIELDS}
+        return samples + self.mu * rollouts
+
+    def total(self, mu: float | None = None, steps: int | None = None) -> float:
+        """Cumulative cost of the first `steps` charged steps (default all), sum of B + mu R, at one mu."""
+        mu = self.mu if mu is None else mu
+        rows = self.history if steps is None else self.history[:steps]
+        return sum(r["samples"] for r in rows) + mu * sum(r["rollouts"] for r in rows)
+
+    @property
+    def cost(self) -> float:
+        """Total cost so far at the current mu (the given one or the one measured so far)."""
+        return self.total()
+
+    def state_dict(self) -> dict[str, Any]:
+        """Counters and per-step history for checkpoints."""
+        state = {k: getattr(self, k) for k in self.FIELDS}
+        state.update(fixed_mu=self.fixed_mu, history=[dict(r) for r in self.history])
+        state["charged"] = dict(self._charged)
+        return state
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Restore counters from a checkpoint (older checkpoints without a history restore the totals only)."""
+        for k in self.FIELDS:
+            setattr(self, k, type(getattr(self, k))(state[k]))
+        self.fixed_mu = state.get("fixed_mu", self.fixed_mu)
+        self.history = [dict(r) for r in state.get("history", [])]
+        self._charged = dict(state.get("charged", {k: float(state[k]) for k in self.FIELDS}))
+
+
 class MetricsLogger:
     """Appends one row of scalar metrics per step to `metrics.csv` and mirrors it to TensorBoard/wandb."""
 
