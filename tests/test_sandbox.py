@@ -21,9 +21,17 @@ def src(text: str) -> str:
     return textwrap.dedent(text).strip() + "\n"
 
 
-def sandbox_processes(config: SandboxConfig) -> list[tuple[int, int]]:
-    """(pid, uid) of every host process running as one of the sandbox's slot uids."""
-    lo, hi = config.uid_base, config.uid_base + 2 * MAX_SLOTS
+def sandbox_processes(sandbox: Sandbox | SandboxConfig) -> list[tuple[int, int]]:
+    """(pid, uid) of every host process running as one of this sandbox's own slot uids (program or judge).
+
+    Scoped to the slots the sandbox holds, so other sandboxes on the machine (other tests, other jobs) do not
+    count; given only a config (or a backend without local slots), every uid from `uid_base` on counts."""
+    config = sandbox if isinstance(sandbox, SandboxConfig) else sandbox.config
+    slots = getattr(getattr(getattr(sandbox, "_backend", None), "pool", None), "slots", None)
+    if slots:
+        uids = {u for slot in slots for u in (slot.uid, slot.judge_uid)}
+    else:
+        uids = range(config.uid_base, config.uid_base + 2 * MAX_SLOTS)
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -33,7 +41,7 @@ def sandbox_processes(config: SandboxConfig) -> list[tuple[int, int]]:
                 for line in f:
                     if line.startswith("Uid:"):
                         uid = int(line.split()[1])
-                        if lo <= uid < hi:
+                        if uid in uids:
                             found.append((int(entry), uid))
                         break
         except OSError:
@@ -123,7 +131,7 @@ def test_infinite_loop_ignoring_sigterm_is_killed_at_the_limit(sandbox):
     assert r.exit_code == -9
     assert r.wall_s >= 1.0
     assert r.stdout == "looping\n"
-    assert sandbox_processes(sandbox.config) == []
+    assert sandbox_processes(sandbox) == []
 
 
 def test_timeout_kills_the_whole_process_tree(sandbox):
@@ -141,7 +149,7 @@ def test_timeout_kills_the_whole_process_tree(sandbox):
     )
     r = sandbox.run(code, timeout_s=1.0)
     assert r.timed_out
-    assert sandbox_processes(sandbox.config) == []
+    assert sandbox_processes(sandbox) == []
 
 
 # -- fork bomb -------------------------------------------------------------------------------------------
@@ -162,7 +170,7 @@ def test_fork_bomb_is_contained_and_host_keeps_working(sandbox):
     assert r.timed_out
     # the host can still start processes, and nothing of the bomb survived
     assert subprocess.run(["true"], timeout=30).returncode == 0
-    assert sandbox_processes(sandbox.config) == []
+    assert sandbox_processes(sandbox) == []
     assert sandbox.run("print('after')").stdout == "after\n"
 
 
@@ -367,7 +375,7 @@ def test_without_cgroups_rlimits_still_stop_hogs_and_bombs(no_cgroups):
     )
     r = no_cgroups.run(bomb, timeout_s=2.0)
     assert r.timed_out
-    assert sandbox_processes(no_cgroups.config) == []
+    assert sandbox_processes(no_cgroups) == []
     assert no_cgroups.run("print('fine')").stdout == "fine\n"
 
 
@@ -382,5 +390,5 @@ def test_interrupted_caller_leaves_no_run_behind():
         with pytest.raises(KeyboardInterrupt):
             sb.run("import time\ntime.sleep(100)", timeout_s=60)
         timer.join()
-        assert sandbox_processes(sb.config) == []
+        assert sandbox_processes(sb) == []
         assert sb.run("print('slot free again')").stdout == "slot free again\n"

@@ -231,7 +231,7 @@ def test_no_process_outlives_the_run(sandbox):
     )
     r = sandbox.run(code)
     assert r.ok and r.stdout == "daemon started\n"
-    assert sandbox_processes(sandbox.config) == []
+    assert sandbox_processes(sandbox) == []
 
 
 def test_program_runs_unprivileged(sandbox):

@@ -222,19 +222,32 @@ def run_program(run):
     finish(0)
 
 
+def read_all(fd):
+    chunks = []
+    while True:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
 def run_judge(run, judge):
-    """Runs in the judge process: execute the trusted companion code with its fds."""
+    """Runs in the judge process: read the judge's data from its own pipe (fd 6: written by the host only after
+    the program's process exists), then execute the trusted companion code with its fds."""
     os.chdir("/")
     os.environ.clear()
     sys.path[:] = [p for p in sys.path if p]  # not the cwd: nothing the program writes can shadow a module
     try:
+        data = judge["data"] if "data" in judge else read_all(6)
+        if "data" not in judge:
+            os.close(6)
         if judge.get("kind", "marshal") == "marshal":
             code = marshal.loads(judge["code"])
         else:  # another Python version than the host's (e.g. a Docker image): compile here
             code = compile(judge["code"].decode(), "<judge>", "exec")
         exec(
             code,
-            {"__name__": "__rlvr_judge__", "DATA": judge["data"], "RPC_IN": 3, "RPC_OUT": 4, "REPORT": 5},
+            {"__name__": "__rlvr_judge__", "DATA": data, "RPC_IN": 3, "RPC_OUT": 4, "REPORT": 5},
         )
     except SystemExit as exc:
         finish(exit_code_of(exc))
@@ -247,7 +260,8 @@ def run_judge(run, judge):
     finish(0)
 
 
-def child_setup(run, uid, gid, fdmap, limits, oom_adj, dumpable):
+def child_setup(run, uid, gid, fdmap, limits, oom_adj, program):
+    """Confine a forked program (or judge) process before its code runs; see inside_seccomp.py."""
     os.setsid()
     try:
         with open("/proc/self/oom_score_adj", "w") as f:
@@ -256,9 +270,11 @@ def child_setup(run, uid, gid, fdmap, limits, oom_adj, dumpable):
         pass
     move_fds(fdmap)
     set_rlimits(limits)
+    join_fresh_session_keyring()  # noqa: F821 (inside_seccomp.py) - never the host's session keyring
     drop_privileges(uid, gid)
-    if dumpable:  # changing uid made it non-dumpable, which would hide its own /proc/self from it
-        prctl(PR_SET_DUMPABLE, 1)
+    if program:
+        prctl(PR_SET_DUMPABLE, 1)  # changing uid made it non-dumpable, which would hide its own /proc/self
+        install_seccomp()  # noqa: F821 (inside_seccomp.py) - after no_new_privs, before the program's code
 
 
 SETUP_FAILED = 3
@@ -302,6 +318,8 @@ def run_init(run, fds, box):
     prog_fds = {0: stdin_fd, 1: fds["stdout"], 2: fds["stderr"]}
     if judge is not None:
         prog_fds.update({3: to_prog_r, 4: to_judge_w})
+    # the program is forked first and holds none of the judge's fds; the judge's data reaches the sandbox only
+    # later, on the "spec" pipe, which only the judge reads (init never does)
     prog = os.fork()
     if prog == 0:
         try:
@@ -316,13 +334,16 @@ def run_init(run, fds, box):
         if judge_pid == 0:
             devnull = os.open("/dev/null", os.O_RDWR)
             judge_fds = {0: devnull, 1: devnull, 2: devnull, 3: to_judge_r, 4: to_prog_w, 5: fds["report"]}
+            if "spec" in fds:
+                judge_fds[6] = fds["spec"]
             try:
                 child_setup(run, box["judge_uid"], box["judge_uid"], judge_fds, judge["rlimits"], 0, False)
             except BaseException:
                 os._exit(127)
             run_judge(run, judge)
-        for fd in (to_judge_r, to_judge_w, to_prog_r, to_prog_w, fds["report"]):
-            os.close(fd)
+        for fd in (to_judge_r, to_judge_w, to_prog_r, to_prog_w, fds["report"], fds.get("spec", -1)):
+            if fd >= 0:
+                os.close(fd)
     for fd in (stdin_fd, fds["stdout"], fds["stderr"]):
         os.close(fd)
     os.write(status_fd, b"S")

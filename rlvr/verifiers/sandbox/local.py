@@ -215,7 +215,9 @@ class LocalBackend:
         judge_spec = None
         if judge is not None:
             kind, judge_code = compiled(judge.source, "<judge>", self.version)
-            judge_spec = {"kind": kind, "code": judge_code, "data": bytes(judge.data),
+            # no "data": the judge's data never enters the run spec (which the program's process is forked
+            # with); the judge reads it from its own pipe, written by _collect once the program exists
+            judge_spec = {"kind": kind, "code": judge_code,
                           "rlimits": {"RLIMIT_NPROC": 1, "RLIMIT_CORE": 0, "RLIMIT_CPU": (cpu, cpu + 1)}}  # fmt: skip
         return {
             "code": code, "stdin": stdin.encode() if isinstance(stdin, str) else bytes(stdin), "files": file_bytes,
@@ -230,6 +232,9 @@ class LocalBackend:
             pipes["report"] = os.pipe2(os.O_CLOEXEC)
         child_fds = {name: w for name, (_, w) in pipes.items()}
         readers = {r: name for name, (r, _) in pipes.items()}
+        spec_w = -1
+        if judge is not None:  # the judge's data pipe: the sandbox gets the read end, we keep the write end
+            child_fds["spec"], spec_w = os.pipe2(os.O_CLOEXEC)
         proc: subprocess.Popen[bytes] | None = None
         pidfd: int | None = None
         setup_error = ""
@@ -264,10 +269,14 @@ class LocalBackend:
                     for fd in (go_r, go_w):
                         if fd >= 0:
                             os.close(fd)
+        except BaseException:
+            if spec_w >= 0:
+                os.close(spec_w)
+            raise
         finally:
             for w in child_fds.values():
                 os.close(w)
-        return self._collect(readers, proc, pidfd, timeout, judge, setup_error, slot.cgroup)
+        return self._collect(readers, proc, pidfd, timeout, judge, setup_error, slot.cgroup, spec_w)
 
     @staticmethod
     def _enter_cgroups(proc: subprocess.Popen[bytes], slot: Slot) -> None:
@@ -278,10 +287,23 @@ class LocalBackend:
             with open(path, "w") as f:
                 f.write(str(proc.pid))
 
+    @staticmethod
+    def _feed_judge(fd: int, events: int, data: memoryview) -> memoryview:
+        """Write what the pipe takes of the judge's data; returns the rest (empty when the judge is gone)."""
+        if not events & select.POLLOUT:
+            return data[:0]  # POLLERR: the judge closed its end
+        try:
+            return data[os.write(fd, data[:READ_CHUNK]) :]
+        except BlockingIOError:
+            return data
+        except OSError:
+            return data[:0]
+
     def _collect(
-        self, readers, proc, pidfd, timeout, judge, setup_error: str = "", slot_cgroup=None
+        self, readers, proc, pidfd, timeout, judge, setup_error: str = "", slot_cgroup=None, spec_w: int = -1
     ) -> ExecResult:
-        """Read the run's pipes until all close, killing it at the deadline."""
+        """Read the run's pipes until all close, killing it at the deadline; once the run's init says that the
+        program started, write the judge's data to `spec_w` (the judge's pipe)."""
         caps = {
             "stdout": _Capped(self.config.max_output_bytes),
             "stderr": _Capped(self.config.max_output_bytes),
@@ -305,11 +327,24 @@ class LocalBackend:
                 with contextlib.suppress(OSError):
                     proc.terminate()
 
+        spec = memoryview(judge.data if judge is not None else b"")
+
+        def close_spec() -> None:
+            nonlocal spec_w
+            if spec_w >= 0:
+                with contextlib.suppress(KeyError):
+                    poller.unregister(spec_w)
+                os.close(spec_w)
+                spec_w = -1
+
         try:
             while readers:
                 now = time.monotonic()
                 if started_at is None and caps["status"].buf[:1] == b"S":
                     started_at = now
+                    if spec_w >= 0:  # the program's process exists now: only now may the data enter
+                        os.set_blocking(spec_w, False)
+                        poller.register(spec_w, select.POLLOUT)
                 deadline = (started_at + timeout) if started_at is not None else setup_deadline
                 if killed_at is None and now >= deadline:
                     timed_out = started_at is not None
@@ -318,7 +353,12 @@ class LocalBackend:
                 if killed_at is not None and now > killed_at + KILL_GRACE_S:
                     break  # something still holds a pipe open (cannot be the run: its namespace is gone)
                 wait = (killed_at + KILL_GRACE_S if killed_at is not None else deadline) - now
-                for fd, _ in poller.poll(max(0.0, wait) * 1000 + 1):
+                for fd, events in poller.poll(max(0.0, wait) * 1000 + 1):
+                    if fd == spec_w:
+                        spec = self._feed_judge(fd, events, spec)
+                        if not spec:
+                            close_spec()  # end of file: the judge has all of it (or is gone)
+                        continue
                     data = os.read(fd, READ_CHUNK)
                     if data:
                         caps[readers[fd]].feed(data)
@@ -348,6 +388,7 @@ class LocalBackend:
                 select.select([pidfd], [], [], KILL_GRACE_S)
             raise
         finally:
+            close_spec()
             for fd in readers:
                 os.close(fd)
             if pidfd is not None:

@@ -20,10 +20,10 @@ FIX_HINT = (
 
 @cache
 def inside_source() -> str:
-    """The code that runs inside the sandbox: inside.py, then inside_pool.py (they share one namespace)."""
+    """The code that runs inside the sandbox: inside.py, inside_seccomp.py, inside_pool.py (one namespace)."""
     here = os.path.dirname(__file__)
     parts = []
-    for name in ("inside.py", "inside_pool.py"):
+    for name in ("inside.py", "inside_seccomp.py", "inside_pool.py"):
         with open(os.path.join(here, name)) as f:
             parts.append(f.read())
     return "\n".join(parts)
