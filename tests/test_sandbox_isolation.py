@@ -8,6 +8,7 @@ import os
 import secrets
 import socket
 import subprocess
+import sys
 
 import pytest
 from test_sandbox import sandbox_processes, src
@@ -292,3 +293,131 @@ def test_system_dirs_are_visible_but_read_only(sandbox):
     )
     r = sandbox.run(code)
     assert r.stdout.splitlines() in (["True True", "OSError"], ["True True", "PermissionError"])
+
+
+# -- kernel state that namespaces do not isolate: socket families, keyrings (seccomp filter) ----------------
+KEY_NR = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219)}[
+    os.uname().machine
+]  # add_key, request_key, keyctl
+KEYS = src(
+    f"""
+    import ctypes, errno
+    libc = ctypes.CDLL(None, use_errno=True)
+    ADD_KEY, REQUEST_KEY, KEYCTL = {KEY_NR}
+    def call(*args):
+        ret = libc.syscall(*args)
+        return "ok" if ret >= 0 else errno.errorcode[ctypes.get_errno()]
+    """
+)
+FAMILIES = {"AF_VSOCK": 40, "AF_NETLINK": 16, "AF_PACKET": 17, "AF_KEY": 15, "AF_ALG": 38, "AF_TIPC": 30}
+
+
+def test_socket_families_outside_the_network_namespace_are_refused(sandbox):
+    code = src(
+        f"""
+        import socket
+        for name, family in {FAMILIES!r}.items():
+            for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM, socket.SOCK_RAW, socket.SOCK_SEQPACKET):
+                try:
+                    socket.socket(family, kind).close()
+                    print(name, kind, "created")
+                except OSError as e:
+                    if e.errno != 97:  # EAFNOSUPPORT: the filter's answer
+                        print(name, kind, "other error", e.errno)
+        for family in (socket.AF_UNIX, socket.AF_INET, socket.AF_INET6):
+            socket.socket(family, socket.SOCK_STREAM).close()
+        a, b = socket.socketpair(socket.AF_UNIX)
+        a.sendall(b"ping")
+        print("unix ok", b.recv(4))
+        try:
+            socket.socketpair(40, socket.SOCK_STREAM)
+        except OSError as e:
+            print("vsock pair", e.errno)
+        """
+    )
+    r = sandbox.run(code)
+    assert r.stdout == "unix ok b'ping'\nvsock pair 97\n", (r.stdout, r.stderr)
+
+
+def test_seccomp_filter_cannot_be_removed(sandbox):
+    """The filter is the kernel's (mode 2 in /proc/self/status): a program cannot undo it with prctl, by adding
+    an allow-all filter of its own, in a forked child or in a freshly exec'd interpreter."""
+    probe = "import socket\ntry:\n    socket.socket(40, socket.SOCK_STREAM)\n    print('vsock created')\nexcept OSError as e:\n    print('vsock', e.errno)"
+    code = src(
+        f"""
+        import ctypes, os, struct, subprocess, sys
+        libc = ctypes.CDLL(None, use_errno=True)
+        print(open("/proc/self/status").read().split("Seccomp:")[1].split()[0])
+        print("disable", libc.prctl(22, 0, 0, 0, 0), ctypes.get_errno())  # PR_SET_SECCOMP, SECCOMP_MODE_DISABLED
+        allow_all = ctypes.create_string_buffer(struct.pack("=HBBI", 0x06, 0, 0, 0x7FFF0000))
+        class Prog(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+        prog = Prog(1, ctypes.cast(allow_all, ctypes.c_void_p))
+        print("own filter", libc.prctl(22, 2, ctypes.byref(prog), 0, 0))
+        exec({probe!r})
+        sys.stdout.flush()
+        if os.fork() == 0:
+            exec({probe!r})
+            sys.stdout.flush()
+            os._exit(0)
+        os.wait()
+        print(subprocess.run([sys.executable, "-c", {probe!r}], capture_output=True, text=True).stdout, end="")
+        """
+    )
+    r = sandbox.run(code)
+    assert r.stdout == "2\ndisable -1 22\nown filter 0\nvsock 97\nvsock 97\nvsock 97\n", (r.stdout, r.stderr)
+
+
+def test_key_syscalls_are_refused(sandbox):
+    code = KEYS + src(
+        """
+        print("add_key", call(ADD_KEY, b"user", b"rlvr-probe", b"secret", 6, -4))  # KEY_SPEC_USER_KEYRING
+        print("keyctl", call(KEYCTL, 0, -3, 0))  # KEYCTL_GET_KEYRING_ID of the session keyring
+        print("request_key", call(REQUEST_KEY, b"user", b"rlvr-probe", None, 0))
+        """
+    )
+    r = sandbox.run(code)
+    assert r.stdout == "add_key EPERM\nkeyctl EPERM\nrequest_key EPERM\n", (r.stdout, r.stderr)
+
+
+def test_keys_do_not_outlive_a_run():
+    """What one run stores in its uid's keyrings, the next run of the same slot (and of a new Sandbox that
+    reuses the slot id) cannot read: the key syscalls are refused, /proc/keys lists nothing of it."""
+    store = KEYS + src(
+        """
+        for ring in (-4, -5):  # KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING
+            print(call(ADD_KEY, b"user", b"rlvr-left-%d" % -ring, b"secret", 6, ring))
+        """
+    )
+    read = KEYS + src(
+        """
+        print(call(REQUEST_KEY, b"user", b"rlvr-left-4", None, 0))
+        print("rlvr-left" in open("/proc/keys").read())
+        """
+    )
+    with Sandbox(SandboxConfig(pool_size=1)) as sb:
+        stored = sb.run(store)
+        same_slot = sb.run(read)
+    with Sandbox(SandboxConfig(pool_size=1, warm=False)) as sb:
+        reused_slot = sb.run(read)
+    assert stored.stdout == "EPERM\nEPERM\n", stored
+    assert same_slot.stdout == reused_slot.stdout == "EPERM\nFalse\n", (same_slot, reused_slot)
+
+
+def test_host_session_keyring_is_not_inherited():
+    """A key in the host's session keyring is visible to nothing in the sandbox: every run joins a fresh
+    anonymous session keyring (run from a helper process, so the test's own keyring is left alone)."""
+    helper = src(
+        f"""
+        import ctypes
+        from rlvr.verifiers.sandbox import Sandbox
+        libc = ctypes.CDLL(None, use_errno=True)
+        ADD_KEY, REQUEST_KEY, KEYCTL = {KEY_NR}
+        assert libc.syscall(KEYCTL, 1, None) > 0  # KEYCTL_JOIN_SESSION_KEYRING: this helper's own
+        assert libc.syscall(ADD_KEY, b"user", b"rlvr-host-secret", b"hunter2", 7, -3) > 0  # into the session ring
+        with Sandbox(pool_size=1) as sb:
+            print(sb.run("print('rlvr-host-secret' in open('/proc/keys').read())").stdout, end="")
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", helper], capture_output=True, text=True, timeout=120)
+    assert out.stdout == "False\n", (out.stdout, out.stderr[-2000:])

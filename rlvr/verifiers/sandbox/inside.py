@@ -290,6 +290,10 @@ def prepare_init(box, new_net):
     hostname = b"sandbox"
     _libc.sethostname(hostname, len(hostname))
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    # keyrings are not namespaced: keys of earlier runs (or the host's) stay listed there; show an empty file
+    for path in ("/proc/keys", "/proc/key-users"):
+        if os.path.exists(path):
+            mount("/dev/null", path, None, MS_BIND)
     size = f"size={box['disk_mb']}m"
     owner = f"uid={box['uid']},gid={box['gid']}"
     mount("tmpfs", box["workdir"], "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0700,{owner}")
