@@ -14,8 +14,14 @@ from rlvr.verifiers import MathVerifier
 ALLOWED = {"correct", "wrong", "no_answer", "timeout", "unparsable_gold"}
 
 PATHOLOGICAL = [
-    ("\\boxed{" + "(" * 3000 + "1" + ")" * 3000 + "}", "1", {"wrong"}),
-    ("\\boxed{" + "(" * 200 + "1" + ")" * 200 + "}", "1", {"wrong"}),  # too deep to parse
+    # redundant grouping is collapsed before parsing: ((((1)))) is 1, however deep (rlvr#13)
+    ("\\boxed{" + "(" * 3000 + "1" + ")" * 3000 + "}", "1", {"wrong"}),  # longer than max_answer_chars
+    ("\\boxed{" + "(" * 200 + "1" + ")" * 200 + "}", "1", {"correct"}),
+    (
+        "\\boxed{" + "(1+" * 3000 + "1" + ")" * 3000 + "}",
+        "3001",
+        {"wrong"},
+    ),  # too deep to parse: never a crash
     ("x" * 1_000_000 + "\\boxed{5}", "5", {"correct"}),
     ("\\boxed{" + "\\boxed{" * 500 + "7" + "}" * 500 + "}", "7", {"wrong"}),
     ("\\boxed{10^{10^{10^{10}}}}", "5", {"timeout"}),
@@ -92,3 +98,51 @@ def test_works_from_a_script_without_main_guard(tmp_path) -> None:  # type: igno
             [sys.executable, *args], input=stdin, capture_output=True, text=True, timeout=120, check=True
         ).stdout.split()
         assert out == ["RUN", "correct"], out
+
+
+@pytest.mark.parametrize(
+    "completion, gold, reasons",
+    [
+        ("\\boxed{" * 6000, "5", {"no_answer"}),  # was quadratic in the number of boxes
+        ("\\boxed{1e9999999}", "5", {"wrong", "timeout"}),  # was Fraction(10) ** 9999999
+        ("\\boxed{5}", "1e9999999", {"wrong", "timeout"}),
+        ("\\boxed{2e-99999}", "0", {"wrong", "timeout"}),
+    ],
+)
+def test_issue_13_hangs_answer_in_the_fast_stage(completion: str, gold: str, reasons: set[str]) -> None:
+    verdict = MathVerifier(in_process=True).verify(completion, gold)
+    assert verdict.reason in reasons, dict(verdict.details)
+
+
+@pytest.mark.parametrize("depth", [30, 60])
+def test_deeply_nested_correct_answers_stay_correct(depth: int) -> None:
+    verifier = MathVerifier(in_process=True)
+    assert verifier.verify("\\boxed{" + "{" * 10 * depth + "5" + "}" * 10 * depth + "}", "5").passed
+    assert verifier.verify("\\boxed{" + "(" * 10 * depth + "5" + ")" * 10 * depth + "}", "5").passed
+    assert verifier.verify("\\boxed{" + "(1+" * depth + "1" + ")" * depth + "}", str(depth + 1)).passed
+    assert verifier.verify("\\boxed{" + "\\frac{1}{" * depth + "1" + "}" * depth + "}", "1").passed
+    assert verifier.verify("\\boxed{" + "\\sqrt{" * depth + "1" + "}" * depth + "}", "1").passed
+
+
+def test_the_fast_stage_has_a_deadline() -> None:
+    """Past `fast_timeout_s` the in-process stage stops at its next check and answers `timeout`."""
+    verifier = MathVerifier(in_process=True, fast_timeout_s=1e-9)
+    verdict = verifier.verify(r"\boxed{" + "+".join(["\\frac{1}{3}"] * 50) + "}", "\\frac{50}{3}")
+    assert verdict.reason == "timeout" and "deadline" in verdict.details["error"]
+    assert (
+        MathVerifier(in_process=True)
+        .verify(r"\boxed{" + "+".join(["\\frac{1}{3}"] * 50) + "}", "\\frac{50}{3}")
+        .passed
+    )
+
+
+def test_each_verifier_owns_its_sympy_workers() -> None:
+    """No module-level pool: a verifier starts its own helper workers and `close()` stops them."""
+    import rlvr.verifiers.math.verifier as module
+
+    assert not any(name.startswith("_SHARED") for name in vars(module))
+    a, b = MathVerifier(num_workers=1), MathVerifier(num_workers=1)
+    assert a.verify(r"\boxed{\sin^2 x + \cos^2 x}", "1").passed
+    assert a._helper is not None and b._helper is None
+    a.close()
+    assert a._helper is None

@@ -68,9 +68,10 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.fixture
-def pool() -> VerifierPool:
-    with VerifierPool(ScriptedVerifier(), num_workers=2, timeout_s=2.0) as p:
+@pytest.fixture(params=["forkserver", "subprocess"])
+def pool(request: pytest.FixtureRequest) -> VerifierPool:
+    """Both worker kinds: multiprocessing children, and fresh interpreters (what daemonic processes get)."""
+    with VerifierPool(ScriptedVerifier(), num_workers=2, timeout_s=2.0, start_method=request.param) as p:
         yield p
 
 
@@ -249,6 +250,7 @@ def test_math_verifier_from_threads_and_asyncio() -> None:
 def test_math_verifier_inside_a_ray_actor() -> None:
     """A Ray actor (a worker process with its own threads) can grade, including killed sympy timeouts."""
     import ray
+
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     try:
 

@@ -27,6 +27,8 @@ import multiprocessing
 import os
 import pickle
 import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
@@ -90,6 +92,69 @@ def _worker_main(conn: Connection, payload: bytes, memory_mb: int | None) -> Non
             conn.send((job_id, verdict))
         except (pickle.PicklingError, TypeError, AttributeError) as exc:
             conn.send((job_id, Verdict.fail(Reason.ERROR, error=f"unpicklable verdict: {exc}")))
+
+
+def _subprocess_entry() -> None:
+    """Entry of a worker started as a fresh interpreter (`start_method="subprocess"`): argv = fd, memory_mb."""
+    conn = Connection(int(sys.argv[1]))
+    payload = conn.recv_bytes()
+    _worker_main(conn, payload, int(sys.argv[2]) or None)
+
+
+class _SubprocessWorker:
+    """A worker process started with `subprocess` (a fresh interpreter, talking over a socket pair).
+
+    Daemonic processes (`multiprocessing.Pool` workers, torch `DataLoader` workers, `datasets.map` workers)
+    may not start `multiprocessing` children, but they may run programs. This handle offers the part of the
+    `multiprocessing.Process` interface the pool uses; `sentinel` is a pidfd, readable once the child exits.
+    """
+
+    def __init__(self, payload: bytes, memory_mb: int | None) -> None:
+        parent, child = socket.socketpair()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([p for p in sys.path if p] + [env.get("PYTHONPATH", "")])
+        code = "from rlvr.verifiers.pool import _subprocess_entry; _subprocess_entry()"
+        self._popen = subprocess.Popen(
+            [sys.executable, "-c", code, str(child.fileno()), str(memory_mb or 0)],
+            pass_fds=[child.fileno()],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            close_fds=True,
+        )
+        child.close()
+        self.conn = Connection(parent.detach())
+        self.conn.send_bytes(payload)
+        self.pid = self._popen.pid
+        self._pidfd = os.pidfd_open(self.pid) if hasattr(os, "pidfd_open") else None
+        self.sentinel: Any = self._pidfd if self._pidfd is not None else self.conn
+
+    @property
+    def exitcode(self) -> int | None:
+        """The exit status once the child has exited (negative: killed by that signal)."""
+        return self._popen.poll()
+
+    def is_alive(self) -> bool:
+        """Whether the child is still running."""
+        return self._popen.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL the child."""
+        with contextlib.suppress(ProcessLookupError):
+            self._popen.kill()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the child to exit (reaps it), at most `timeout` seconds."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._popen.wait(timeout)
+        if self._popen.returncode is not None and self._pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = None
+
+
+def _must_use_subprocess() -> bool:
+    """Inside a daemonic process `multiprocessing` refuses to start children; fresh interpreters still work."""
+    return bool(multiprocessing.current_process().daemon)
 
 
 @contextlib.contextmanager
@@ -177,12 +242,15 @@ class VerifierPool(Verifier):
                 "at module level (not inside a function or as a lambda)"
             ) from exc
         methods = multiprocessing.get_all_start_methods()
+        if start_method is None and _must_use_subprocess():
+            start_method = "subprocess"
         start_method = start_method or ("forkserver" if "forkserver" in methods else "spawn")
-        if start_method not in methods or start_method == "fork":
+        if start_method != "subprocess" and (start_method not in methods or start_method == "fork"):
             raise ConfigError(
-                f"VerifierPool start_method must be 'forkserver' or 'spawn', got {start_method!r}"
+                f"VerifierPool start_method must be 'forkserver', 'spawn' or 'subprocess', got {start_method!r}"
             )
-        self._ctx = multiprocessing.get_context(start_method)
+        self.start_method = start_method
+        self._ctx = multiprocessing.get_context("spawn" if start_method == "subprocess" else start_method)
         if start_method == "forkserver":
             preload = [
                 "rlvr.verifiers.pool",
@@ -293,6 +361,13 @@ class VerifierPool(Verifier):
             os.write(self._wake_w, b"x")
 
     def _start_worker(self) -> None:
+        if self.start_method == "subprocess":
+            handle = _SubprocessWorker(self._payload, self.memory_mb)
+            with self._lock:
+                self._workers.append(_Worker(handle, handle.conn))
+                self._starting -= 1
+                self.stats["workers_started"] += 1
+            return
         parent, child = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(
             target=_worker_main,
@@ -372,7 +447,8 @@ class VerifierPool(Verifier):
                 busy = [w.deadline for w in workers if w.job is not None]
             timeout = max(0.0, min(busy) - time.monotonic()) if busy else None
             waitables: list[Any] = [self._wake_r]
-            waitables += [w.conn for w in workers] + [w.process.sentinel for w in workers]
+            waitables += [w.conn for w in workers]
+            waitables += [w.process.sentinel for w in workers if w.process.sentinel is not w.conn]
             ready = set(wait(waitables, timeout))
             if self._wake_r in ready:
                 with contextlib.suppress(BlockingIOError, OSError):
@@ -425,6 +501,8 @@ class VerifierPool(Verifier):
     def _drop(self, worker: _Worker) -> None:
         with contextlib.suppress(Exception):
             worker.conn.close()
+        if worker.process.is_alive():  # a subprocess worker whose pipe broke: do not leave it running
+            self._kill(worker)
         worker.process.join(timeout=5)
         with self._lock:
             if worker in self._workers:

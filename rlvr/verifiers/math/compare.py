@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rlvr.verifiers.math import evaluate as ev
+from rlvr.verifiers.math.deadline import check as check_deadline
 from rlvr.verifiers.math.scalars import TEST_POINTS, CompareOptions, NeedsSympy, Undecidable, scalars_equal
 from rlvr.verifiers.math.structure import (
     Answer,
@@ -37,6 +38,7 @@ __all__ = ["CompareOptions", "NeedsSympy", "Undecidable", "answers_equal", "scal
 # --------------------------------------------------------------------------------------------- answers
 def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
     """Whether `pred` is a correct answer for `gold` (gold's shape decides how `pred` is read)."""
+    check_deadline()
     if isinstance(pred, Seq) and len(pred.items) == 1 and not isinstance(gold, Seq):
         pred = pred.items[0]
     if isinstance(gold, Seq) and len(gold.items) == 1 and not isinstance(pred, Seq):
@@ -185,6 +187,7 @@ def _exact_multiset(items: list[Answer]) -> Counter[ev.Exact] | None:
 
 def _unordered_equal(g_items: list[Answer], p_items: list[Answer], opts: CompareOptions) -> bool:
     """A perfect matching between the two lists under `answers_equal` (small lists: backtracking)."""
+    check_deadline()
     if len(g_items) != len(p_items):
         return False
     exact = _exact_multiset(g_items), _exact_multiset(p_items)

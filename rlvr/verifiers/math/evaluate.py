@@ -16,6 +16,7 @@ from fractions import Fraction
 
 import mpmath
 
+from rlvr.verifiers.math.deadline import check as check_deadline
 from rlvr.verifiers.math.tree import Node, substitute
 
 #: Largest exact integer/rational component (bits) the exact evaluator will build (~40k decimal digits).
@@ -135,6 +136,7 @@ def exact_value(node: Node, env: dict[str, Fraction] | None = None) -> Exact:
 
 
 def _exact(node: Node, budget: _Budget) -> Exact:
+    check_deadline()
     kind = node[0]
     if kind == "num":
         return (node[1], _ZERO)
@@ -316,6 +318,7 @@ def numeric_value(node: Node, point: int = 0, dps: int = NUMERIC_DPS) -> mpmath.
 
 
 def _num(node: Node, ctx: mpmath.ctx_mp.MPContext, point: int, env: dict[str, mpmath.mpc]) -> mpmath.mpc:
+    check_deadline()
     kind = node[0]
     if kind == "num":
         q = node[1]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from rlvr.verifiers.math.deadline import check as check_deadline
 from rlvr.verifiers.math.tree import Node
 from rlvr.verifiers.math.vocab import (
     _APPLY_LETTERS,
@@ -78,6 +79,9 @@ def number_node(text: str) -> Node:
     """A literal as a node, remembering how many digits it was written with."""
     if "e" in text.lower() and not text.replace(".", "").isdigit():
         mantissa, _, exp = text.lower().partition("e")
+        if len(exp.lstrip("+-")) > 3:  # `1e9999999`: keep 10^exp symbolic, the evaluators size-check powers
+            power: Node = ("pow", ("num", Fraction(10), None, None), ("num", Fraction(int(exp)), None, None))
+            return ("mul", (("num", Fraction(mantissa), None, None), power))
         value = Fraction(mantissa) * Fraction(10) ** int(exp)
         return ("num", value, None, None)
     if text.endswith("."):
@@ -121,8 +125,9 @@ class _Parser:
             raise LatexParseError(f"expected {text!r}, got {tok[1]!r}")
 
     def enter(self) -> None:
+        check_deadline()
         self.depth += 1
-        if self.depth > 60:  # each level costs ~8 Python frames; stay far below the recursion limit
+        if self.depth > 150:  # ~8 Python frames a level; a RecursionError before this is a parse error too
             raise LatexParseError("expression nested too deeply")
 
     # -- grammar ------------------------------------------------------------------------------------
@@ -502,4 +507,7 @@ def parse_latex(s: str) -> Node:
     tokens = tokenize(s)
     if not tokens:
         raise LatexParseError("empty expression")
-    return _Parser(tokens).parse()
+    try:
+        return _Parser(tokens).parse()
+    except RecursionError as exc:  # deeper than the caller's stack allows: an error, never a crash
+        raise LatexParseError("expression nested too deeply for this stack") from exc

@@ -355,6 +355,29 @@ def strip_math_delimiters(s: str) -> str:
     return s.strip()
 
 
+def collapse_groups(s: str) -> str:
+    """`((x))` -> `(x)`, `{{x}}` -> `{x}`: a group whose whole content is one group of the same kind says
+    nothing more, and dropping it keeps deeply nested answers within the parser's depth (one linear pass)."""
+    if "((" not in s and "{{" not in s:
+        return s
+    pairs: dict[int, int] = {}
+    stacks: dict[str, list[int]] = {"(": [], "{": []}
+    closers = {")": "(", "}": "{"}
+    for i, ch in enumerate(s):
+        if i and s[i - 1] == "\\":
+            continue
+        if ch in stacks:
+            stacks[ch].append(i)
+        elif ch in closers and stacks[closers[ch]]:
+            pairs[stacks[closers[ch]].pop()] = i
+    drop: set[int] = set()
+    for o, c in pairs.items():
+        inner = pairs.get(o + 1)
+        if inner == c - 1 and s[o] == s[o + 1]:
+            drop.update((o, c))
+    return "".join(ch for i, ch in enumerate(s) if i not in drop) if drop else s
+
+
 def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     """Clean an extracted answer for parsing; see the module docstring for what is rewritten."""
     s = strip_math_delimiters(s)
@@ -385,7 +408,7 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     s = _PLAIN_MIXED_RE.sub(_plain_mixed, s)
     if s.endswith("\\%"):
         s = s[:-2] + "%"
-    return Normalized(s.strip(), unit)
+    return Normalized(collapse_groups(s.strip()), unit)
 
 
 def canonical_text(s: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import mpmath
 
 from rlvr.verifiers.math import evaluate as ev
+from rlvr.verifiers.math.deadline import check as check_deadline
 from rlvr.verifiers.math.structure import Scalar
 from rlvr.verifiers.math.tree import Node, constants, free_symbols, has_kind
 
@@ -235,6 +236,7 @@ def _numeric_relation(g: Node, p: Node, point: int) -> str:
 
 
 def _nodes_equal(gs: Scalar, gk: str, g: Node, ps: Scalar, pk: str, p: Node, opts: CompareOptions) -> bool:
+    check_deadline()
     if g == p:
         return True
     if g[0] == "ellipsis" or p[0] == "ellipsis":

@@ -274,7 +274,7 @@ def parse_answer(s: str) -> Answer:
 
 
 def _parse(s: str, depth: int) -> Answer:
-    if depth > 20:
+    if depth > 200:
         raise AnswerParseError("answer nested too deeply")
     s = s.strip().rstrip(".").strip()
     if not s:

@@ -35,6 +35,7 @@ from rlvr.core.errors import ConfigError, DataError
 from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import Verifier, verifier
 from rlvr.verifiers.math import compare as cmp
+from rlvr.verifiers.math.deadline import DeadlineExceeded, within
 from rlvr.verifiers.math.extract import METHODS, extract_answer, extract_gold
 from rlvr.verifiers.math.normalize import canonical_text, normalize_answer
 from rlvr.verifiers.math.structure import (
@@ -56,6 +57,10 @@ class MathVerifierConfig:
 
     timeout_s: float = 5.0
     """Hard deadline in seconds for one verification's sympy stage; past it the worker is killed -> `timeout`."""
+
+    fast_timeout_s: float = 1.0
+    """Deadline in seconds for the in-process stages of one verification (extract, parse, exact and numeric
+    comparison), checked cooperatively; past it the verdict is `timeout`."""
 
     num_workers: int | None = None
     """Worker processes for the sympy stage and `verify_batch` (None: one per available CPU)."""
@@ -104,6 +109,10 @@ class MathVerifierConfig:
                 f"timeout_s must be a positive number of seconds, got {self.timeout_s!r}; e.g. timeout_s=5",
             ),
             (
+                isinstance(self.fast_timeout_s, int | float) and 0 < self.fast_timeout_s < math.inf,
+                f"fast_timeout_s must be a positive number of seconds, got {self.fast_timeout_s!r}; e.g. 1.0",
+            ),
+            (
                 self.num_workers is None or (isinstance(self.num_workers, int) and self.num_workers >= 1),
                 f"num_workers must be None (one per CPU) or an int >= 1, got {self.num_workers!r}",
             ),
@@ -148,10 +157,6 @@ class _Gold:
     error: str | None
 
 
-_SHARED_POOLS: dict[MathVerifierConfig, Any] = {}
-_SHARED_LOCK = threading.Lock()
-
-
 def _close_pool(pool: Any) -> None:
     pool.close()
 
@@ -177,6 +182,8 @@ class MathVerifier(Verifier):
     def _init_runtime(self) -> None:
         self._gold_cache: OrderedDict[str, _Gold] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._helper: Any = None  # this verifier's own killable worker pool for the sympy stage (lazy)
+        self._helper_lock = threading.Lock()
         self._fast_opts = dataclasses.replace(self.config.compare_options, allow_sympy=False)
         self._full_opts = self.config.compare_options
 
@@ -291,22 +298,41 @@ class MathVerifier(Verifier):
         return verdict
 
     def _pool(self) -> Any:
-        """The shared worker pool for this configuration (started on first use, closed at exit)."""
-        with _SHARED_LOCK:
-            pool = _SHARED_POOLS.get(self.config)
-            if pool is None:
+        """This verifier's own worker pool for the sympy stage (started on first use, closed with it).
+
+        Owned by the instance, not shared through module state: `close()` (or garbage collection) stops it.
+        Inside daemonic processes the pool starts its workers as fresh interpreters (`subprocess`).
+        """
+        with self._helper_lock:
+            if self._helper is None:
                 from rlvr.verifiers.pool import VerifierPool
 
                 worker = MathVerifier(dataclasses.replace(self.config, in_process=True))
-                pool = VerifierPool(
+                self._helper = VerifierPool(
                     worker, num_workers=self.config.num_workers, timeout_s=self.config.timeout_s
                 )
-                _SHARED_POOLS[self.config] = pool
-                weakref.finalize(pool, _close_pool, pool)
-            return pool
+                weakref.finalize(self, _close_pool, self._helper)
+            return self._helper
+
+    def close(self) -> None:
+        """Stop this verifier's sympy worker processes, if any were started (a later call starts new ones)."""
+        with self._helper_lock:
+            helper, self._helper = self._helper, None
+        if helper is not None:
+            helper.close()
 
     def _check(self, completion: str, reference: Any, opts: cmp.CompareOptions) -> Verdict | None:
-        """The verdict, or None when only the sympy stage can decide (and `opts` does not allow it)."""
+        """The verdict, or None when only the sympy stage can decide; `timeout` past the stage's deadline."""
+        budget = self.config.fast_timeout_s if not opts.allow_sympy else self.config.timeout_s
+        try:
+            with within(budget):
+                return self._decide(completion, reference, opts)
+        except DeadlineExceeded:
+            return Verdict.fail(
+                Reason.TIMEOUT, error=f"the in-process stage passed its {budget:g} s deadline"
+            )
+
+    def _decide(self, completion: str, reference: Any, opts: cmp.CompareOptions) -> Verdict | None:
         gold = self._gold(reference) if isinstance(reference, str) else self._parse_gold(reference)
         if gold.answer is None:
             return Verdict.fail(Reason.UNPARSABLE_GOLD, gold=str(reference)[:200], error=gold.error)
