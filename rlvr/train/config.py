@@ -40,7 +40,9 @@ class EnvConfig:
     """Options of the held-out env used for evaluation; None reuses `kwargs` with split='test' for datasets
     and a different seed for generated tasks."""
     verifier_workers: int = 0
-    """Verifier pool processes (hard-killed timeouts); 0 grades in the trainer's process."""
+    """Grading-pool processes (hard-killed timeouts); 0: no grading pool, each completion is graded in the
+    trainer's process, except the math verifier's sympy proofs, which go to that verifier's own killable helper
+    workers (started on first need, closed with the verifier; fresh interpreters inside daemonic processes)."""
     verifier_timeout_s: float = 10.0
     """Per-completion verification time limit in the pool."""
 
