@@ -145,7 +145,7 @@ def test_reward_functions() -> None:
 def test_make_options_are_routed_and_checked() -> None:
     env = gym.make("rlvr/Arithmetic-v0", difficulty=4, size=50)
     assert env.unwrapped.task.difficulty == 4 and len(env.unwrapped.task) == 50
-    with pytest.raises(ConfigError, match="cannot build task 'arithmetic'.*splt"):
+    with pytest.raises(ConfigError, match="rlvr/Arithmetic-v0: unknown option 'splt'; options: .*difficulty"):
         gym.make("rlvr/Arithmetic-v0", splt="train")
     with pytest.raises(ConfigError, match="multi-turn envs only"):
         gym.make("rlvr/Arithmetic-v0", reward_mode="best")

@@ -196,6 +196,7 @@ def test_cli_end_to_end_summary_matches_samples(tiny, tmp_path, capsys) -> None:
         "1",
         "--seed",
         "5",
+        "--chat",  # the env's default is plain text, as in training; this run checks the chat path
         "--output-dir",
         str(out),
         "--quiet",
@@ -288,13 +289,14 @@ def test_cli_with_the_vllm_backend(tiny, tmp_path) -> None:
     assert json.loads((out / "summary.json").read_text())["counts"]["generated"] == 0
 
 
-def test_built_env_keeps_its_prompt_format(tiny) -> None:
-    """A built env (the trainer's) is prompted as it trains, even when the tokenizer has a chat template."""
+def test_eval_prompts_as_training_does(tiny) -> None:
+    """A built env and an env id are both prompted in the env's format (as training does), even when the
+    tokenizer has a chat template; chat prompts only when asked for."""
     from rlvr.envs import make_env
 
     _, model, tok = tiny
     backend = HFBackend(model, tok, seed=0)
-    assert tok.chat_template  # the id path would use chat prompts
+    assert tok.chat_template  # a chat template exists, and still is not applied unless asked
     env = make_env("rlvr/Arithmetic-v0", difficulty=1, template="plain-v0")
     sampling = SamplingParams(temperature=0.0, max_new_tokens=4)
     plain = evaluate_backend(backend, env, [env.task[0]], 1, sampling)
@@ -303,4 +305,8 @@ def test_built_env_keeps_its_prompt_format(tiny) -> None:
     by_id = evaluate_backend(
         backend, "rlvr/Arithmetic-v0", [env.task[0]], 1, sampling, env_options={"difficulty": 1}
     )
-    assert by_id.template["chat"] is True and "<|im_start|>" in by_id.samples[0].prompt
+    assert by_id.template["chat"] is False and by_id.samples[0].prompt.startswith("Compute 13 - 15.\n")
+    chat = evaluate_backend(
+        backend, "rlvr/Arithmetic-v0", [env.task[0]], 1, sampling, env_options={"difficulty": 1}, chat=True
+    )
+    assert chat.template["chat"] is True and "<|im_start|>" in chat.samples[0].prompt

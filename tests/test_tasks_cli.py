@@ -6,6 +6,7 @@ import pytest
 
 from rlvr.cli import main
 from rlvr.cli.tasks import parse_options
+from rlvr.core import ConfigError
 
 
 def test_tasks_list(capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,9 +50,11 @@ def test_envs_check_and_tasks_validate(capsys: pytest.CaptureFixture[str]) -> No
 def test_bad_options_fail_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tasks", "show", "countdown", "-o", "difficulty=3"]) == 2
     assert "error: cannot build task 'countdown'" in capsys.readouterr().err
-    assert main(["envs", "check", "rlvr/Nope-v0"]) == 2
-    assert "error: Environment `Nope` doesn't exist" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="KEY=VALUE"):
+    assert main(["envs", "check", "rlvr/Arithmetc-v0"]) == 2
+    err = capsys.readouterr().err
+    assert "error: unknown environment 'rlvr/Arithmetc-v0'; did you mean 'rlvr/Arithmetic-v0'?" in err
+    assert "--import MODULE_OR_FILE.py" in err and "'rlvr.envs' entry-point group" in err
+    with pytest.raises(ConfigError, match="KEY=VALUE"):
         parse_options(["split"])
     assert parse_options(["levels=[1, 2]", "split=test", "chat=true"]) == {
         "levels": [1, 2],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,14 +22,18 @@ def test_exponent_notation_is_a_float_in_yaml_and_on_the_cli(tmp_path: Path) -> 
     path.write_text(text.replace("lr: 1.0e-4", "lr: 1e-4"))
     cfg = load_config(RunConfig, path)
     assert cfg.learner.lr == pytest.approx(1e-4)
-    cfg = load_config(RunConfig, ROOT / "configs/default.yaml", ["learner.lr=3e-5", "learner.max_grad_norm=2E+0"])
+    cfg = load_config(
+        RunConfig, ROOT / "configs/default.yaml", ["learner.lr=3e-5", "learner.max_grad_norm=2E+0"]
+    )
     assert cfg.learner.lr == pytest.approx(3e-5) and cfg.learner.max_grad_norm == pytest.approx(2.0)
 
 
 def test_cli_override_replaces_a_mapping() -> None:
     base = load_config(RunConfig, ROOT / "configs/default.yaml", ["env.kwargs={difficulty: 1}"])
     assert base.env.kwargs == {"difficulty": 1}
-    cleared = load_config(RunConfig, ROOT / "configs/default.yaml", ["env.kwargs={difficulty: 1}", "env.kwargs={}"])
+    cleared = load_config(
+        RunConfig, ROOT / "configs/default.yaml", ["env.kwargs={difficulty: 1}", "env.kwargs={}"]
+    )
     assert cleared.env.kwargs == {}
 
 
@@ -37,3 +42,258 @@ def test_greedy_rollouts_are_rejected_before_any_work(capsys: pytest.CaptureFixt
         load_config(RunConfig, ROOT / "configs/default.yaml", ["rollout.temperature=0"])
     assert cli(["train", str(ROOT / "configs/default.yaml"), "rollout.temperature=0", "--dry-run"]) == 2
     assert "temperature > 0" in capsys.readouterr().err
+
+
+SUMS_MODULE = '''
+from rlvr.core import Example
+from rlvr.envs import register_env
+from rlvr.envs.registration import ENVS
+from rlvr.tasks import ListTask, example_key
+
+
+def sums(n: int = 9) -> ListTask:
+    """a + 1 for a in 1..n."""
+    examples = [
+        Example(key=example_key("sums", f"Compute {a} + 1.", str(a + 1)), prompt=f"Compute {a} + 1.",
+                reference=str(a + 1), task="sums")
+        for a in range(1, n + 1)
+    ]
+    return ListTask("sums", examples, verifier_name="math", gold_fn=lambda ex: f"\\\\boxed{{{ex.reference}}}")
+
+
+if "myns/Sums-v0" not in ENVS:
+    register_env("myns/Sums-v0", task=sums, verifier="math", template="plain-v0")
+'''
+
+
+@pytest.fixture
+def sums_module(tmp_path: Path) -> Path:
+    path = tmp_path / "my_sums.py"
+    path.write_text(SUMS_MODULE)
+    yield path
+    from rlvr.envs.registration import unregister_env
+
+    unregister_env("myns/Sums-v0")
+
+
+def _small_run(out: Path, *extra: str) -> list[str]:
+    return [
+        "train",
+        str(ROOT / "configs/default.yaml"),
+        f"train.output_dir={out}",
+        "train.steps=2",
+        "rollout.prompts_per_step=2",
+        "rollout.group_size=4",
+        "rollout.max_new_tokens=16",
+        "train.batch_size=8",
+        "buffer.capacity=16",
+        "learner.micro_batch_size=8",
+        "eval.every=0",
+        "train.checkpoint_every=0",
+        "train.tensorboard=false",
+        "train.plot=false",
+        "train.progress=false",
+        *extra,
+    ]
+
+
+def test_own_env_from_the_cli_with_import(sums_module: Path, tmp_path: Path, capsys) -> None:
+    import yaml
+
+    assert cli(["envs", "check", "myns/Sums-v0"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown environment 'myns/Sums-v0'" in err and "--import" in err
+    assert cli(["envs", "check", "myns/Sums-v0", "--import", str(sums_module)]) == 0
+    assert "passes gymnasium's check_env" in capsys.readouterr().out
+    # train: the module list is recorded in the config (so Ray workers and a resumed run import it too)
+    out = tmp_path / "run"
+    args = _small_run(out, "env.id=myns/Sums-v0", "env.kwargs={}", "--dry-run")
+    assert cli([*args, "--import", str(sums_module)]) == 0
+    printed = yaml.safe_load(capsys.readouterr().out)
+    assert printed["env"]["imports"] == [str(sums_module)]
+    # eval takes the same flag, and both option spellings
+    folder = tmp_path / "eval"
+    argv = [
+        "eval",
+        "--model",
+        "tiny-arithmetic",
+        "--task",
+        "myns/Sums-v0",
+        "--import",
+        str(sums_module),
+        "--limit",
+        "3",
+        "--max-new-tokens",
+        "8",
+        "--workers",
+        "0",
+        "--quiet",
+        "--output-dir",
+        str(folder),
+        "n=5",
+    ]
+    assert cli(argv) == 0
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["counts"]["samples"] == 3 and summary["settings"]["env_options"] == {"n": 5}
+
+
+def test_env_from_an_installed_package_entry_point(tmp_path: Path, monkeypatch) -> None:
+    from rlvr.envs import registration
+
+    pkg = tmp_path / "site" / "rlvr_plugin_sums"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(SUMS_MODULE.replace("myns/Sums-v0", "plug/Sums-v0"))
+    info = tmp_path / "site" / "rlvr_plugin_sums-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rlvr-plugin-sums\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[rlvr.envs]\nsums = rlvr_plugin_sums\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(registration, "_plugins_loaded", False)
+    try:
+        env = registration.make_env("plug/Sums-v0")
+        assert env.task.name == "sums" and len(env.task) == 9
+    finally:
+        registration.unregister_env("plug/Sums-v0")
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        (
+            "env.id=rlvr/Arithmetc-v0",
+            "unknown environment 'rlvr/Arithmetc-v0'; did you mean 'rlvr/Arithmetic-v0'?",
+        ),
+        ("env.kwargs.difficulti=1", "unknown option 'difficulti'; did you mean 'difficulty'?"),
+        ("model.name=smollm2-135", "'smollm2-135' is not a known alias; did you mean 'smollm2-135m'?"),
+        ("model.name=./no/such/model", "no such file or directory"),
+        ("train.wandb_project=x", "wandb is not installed"),
+    ],
+)
+def test_train_errors_are_one_line_before_any_work(
+    tmp_path: Path, capsys, override: str, message: str
+) -> None:
+    import importlib.util
+
+    if "wandb" in override and importlib.util.find_spec("wandb") is not None:
+        pytest.skip("wandb is installed here, so a wandb project is valid")
+    out = tmp_path / "run"
+    for dry in ((), ("--dry-run",)):
+        assert cli([*_small_run(out, override), *dry]) == 2
+        err = capsys.readouterr().err
+        assert message in err, err
+        assert err.strip().count("\n") == 0 and "Traceback" not in err  # one line, no traceback
+        assert not out.exists()  # nothing was started, nothing left behind
+
+
+def test_a_training_run_is_a_model_for_eval_and_train(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "myrun"
+    assert cli(_small_run(out)) == 0
+    capsys.readouterr()
+    for model in (out, out / "checkpoints" / "latest", out / "checkpoints" / "step-000002"):
+        folder = tmp_path / "evals" / model.name
+        argv = [
+            "eval",
+            "--model",
+            str(model),
+            "--limit",
+            "4",
+            "--max-new-tokens",
+            "16",
+            "--workers",
+            "0",
+            "--quiet",
+            "--output-dir",
+            str(folder),
+        ]
+        assert cli(argv) == 0, capsys.readouterr().err
+        summary = json.loads((folder / "summary.json").read_text())
+        # the run's env and its prompt format (plain text, as trained), not MATH-500 with chat prompts
+        assert summary["settings"]["env"] == "rlvr/Arithmetic-v0"
+        assert summary["settings"]["env_options"] == {"difficulty": 0, "template": "plain-v0"}
+        assert summary["template"]["chat"] is False and summary["template"]["name"] == "plain-v0"
+    with pytest.warns(UserWarning, match="trained with chat=False prompts but --chat"):
+        cli(
+            [
+                "eval",
+                "--model",
+                str(out),
+                "--chat",
+                "--limit",
+                "1",
+                "--max-new-tokens",
+                "4",
+                "--workers",
+                "0",
+                "--quiet",
+                "--output-dir",
+                str(tmp_path / "chat"),
+            ]
+        )
+    # the default output dir names the run and the checkpoint, so two checkpoints never share one
+    from rlvr.cli.eval import _trained_setup
+
+    _, run, env_id, _ = _trained_setup(str(out))
+    assert run.checkpoint.name == "step-000002" and env_id == "rlvr/Arithmetic-v0"
+    # and training can start from a run's weights
+    assert cli(_small_run(tmp_path / "next", f"model.name={out}", "--dry-run")) == 0
+
+
+def _eval_args(folder: Path, *extra: str) -> list[str]:
+    return [
+        "eval",
+        "--model",
+        "tiny-arithmetic",
+        "--max-new-tokens",
+        "4",
+        "--workers",
+        "0",
+        "--quiet",
+        "--output-dir",
+        str(folder),
+        *extra,
+    ]
+
+
+def test_eval_defaults_to_the_test_split_and_records_it(tmp_path: Path) -> None:
+    import datasets
+
+    from rlvr.tasks import fixture_path
+
+    ds = datasets.load_dataset("json", data_files=str(fixture_path("gsm8k")), split="train")
+    ds.select(range(4)).to_parquet(str(tmp_path / "data" / "train-00000-of-00001.parquet"))
+    ds.select(range(4, 7)).to_parquet(str(tmp_path / "data" / "test-00000-of-00001.parquet"))
+    folder = tmp_path / "eval"
+    assert cli(_eval_args(folder, "--task", "rlvr/GSM8K-v0", f"path={tmp_path / 'data'}")) == 0
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["settings"]["env_options"]["split"] == "test"
+    assert summary["counts"]["samples"] == 3  # the 3 test rows, not the 4 training rows
+    assert (
+        cli(_eval_args(tmp_path / "e2", "--task", "rlvr/GSM8K-v0", f"path={tmp_path / 'data'}", "split=tset"))
+        == 2
+    )
+
+
+def test_repeated_problems_count_once_and_reruns_agree(tmp_path: Path) -> None:
+    folder = tmp_path / "eval"
+    argv = _eval_args(
+        folder,
+        "--task",
+        "rlvr/Arithmetic-v0",
+        "difficulty=0",
+        "--limit",
+        "100",
+        "--samples",
+        "2",
+        "--temperature",
+        "1.0",
+    )
+    with pytest.warns(UserWarning, match="only 81 distinct problems"):
+        assert cli(argv) == 0
+    first = json.loads((folder / "summary.json").read_text())
+    lines = (folder / "samples.jsonl").read_text().splitlines()
+    keys = {json.loads(line)["key"] for line in lines}
+    assert len(keys) == 81 and len(lines) == first["counts"]["samples"] == 162
+    with pytest.warns(UserWarning, match="only 81 distinct problems"):
+        assert cli(argv) == 0  # a rerun reuses every sample and reports the same numbers
+    second = json.loads((folder / "summary.json").read_text())
+    assert second["counts"]["reused"] == 162 and second["summary"] == first["summary"]

@@ -41,6 +41,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    if getattr(args, "imports", None):  # the user's own envs/tasks/verifiers, before anything looks them up
+        from rlvr.core.errors import ConfigError
+        from rlvr.envs.registration import import_user_modules
+
+        try:
+            import_user_modules(args.imports)
+        except ConfigError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     return int(args.func(args) or 0)
 
 

@@ -6,8 +6,9 @@ import argparse
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
-from rlvr.cli.tasks import parse_options, reporting_errors
+from rlvr.cli._common import add_import_arg, add_option_args, options_of, parse_options, reporting_errors
 
 
 def _ks(text: str) -> tuple[int, ...]:
@@ -24,15 +25,83 @@ def _slug(text: str) -> str:
     return keep or "model"
 
 
+#: env options that decide how prompts look; a checkpoint is evaluated with the values it was trained with
+FORMAT_OPTIONS = ("chat", "template", "system_prompt")
+
+
+def _trained_setup(model: str) -> tuple[str, Any, str | None, dict[str, Any]]:
+    """(model to load, its run or None, the run's env id, the run's env options) for --model."""
+    from rlvr.core.errors import ConfigError
+    from rlvr.train.checkpoint import find_run_model
+    from rlvr.train.config import RunConfig
+    from rlvr.train.configio import load_config
+
+    try:
+        run = find_run_model(model)
+    except FileNotFoundError as exc:
+        raise ConfigError(str(exc)) from None
+    if run is None:
+        return model, None, None, {}
+    if run.run_dir is None:
+        return str(run.model_dir), run, None, {}
+    try:
+        trained = load_config(RunConfig, run.run_dir / "config.yaml")
+    except ConfigError as exc:
+        warnings.warn(
+            f"cannot read the run's config ({exc}); evaluating with the env's defaults", stacklevel=1
+        )
+        return str(run.model_dir), run, None, {}
+    return str(run.model_dir), run, trained.env.id, dict(trained.env.kwargs)
+
+
+def _env_options(
+    args: argparse.Namespace, trained_env: str | None, trained: dict[str, Any]
+) -> dict[str, Any]:
+    """The eval env's options: a checkpoint's training options (its split aside), then the user's, checked."""
+    given = parse_options(options_of(args))
+    if trained_env is None or args.task != trained_env:
+        return given
+    options = {k: v for k, v in trained.items() if k != "split"}  # evaluation takes the test split
+    for key in FORMAT_OPTIONS:
+        if key in given and key in trained and given[key] != trained[key]:
+            warnings.warn(
+                f"this checkpoint was trained with {key}={trained[key]!r} but is evaluated with "
+                f"{key}={given[key]!r}: scores will not reflect what it learned",
+                stacklevel=1,
+            )
+    trained_chat = bool(trained.get("chat", False))
+    if args.chat is not None and args.chat != trained_chat:
+        warnings.warn(
+            f"this checkpoint was trained with chat={trained_chat} prompts but --{'' if args.chat else 'no-'}chat "
+            "is given: scores will not reflect what it learned",
+            stacklevel=1,
+        )
+    if "path" in options and "path" not in given and Path(str(options["path"])).is_file():
+        warnings.warn(
+            f"the run trained on the single file {options['path']!r}, which has no test split: this evaluation "
+            "is on training data; pass -o path=HELD_OUT_FILE",
+            stacklevel=1,
+        )
+    return {**options, **given}
+
+
 def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from rlvr.eval import EvalConfig, evaluate
 
-    output_dir = args.output_dir or str(Path("runs") / "eval" / f"{_slug(args.task)}__{_slug(args.model)}")
+    model, run, trained_env, trained = _trained_setup(args.model)
+    if args.task is None:
+        args.task = trained_env or "rlvr/MATH500-v0"
+    env_options = _env_options(args, trained_env, trained)
+    if run is not None and run.checkpoint is not None:  # one output dir per checkpoint, not per "model"
+        name = f"{run.run_dir.name if run.run_dir else run.checkpoint.parent.name}-{run.checkpoint.name}"
+    else:
+        name = "_".join(Path(args.model.rstrip("/")).parts[-2:]) if Path(args.model).exists() else args.model
+    output_dir = args.output_dir or str(Path("runs") / "eval" / f"{_slug(args.task)}__{_slug(name)}")
     config = EvalConfig(
         env=args.task,
-        env_options=parse_options(args.option),
+        env_options=env_options,
         samples=args.samples,
         ks=args.k,
         temperature=args.temperature,
@@ -61,7 +130,7 @@ def _run(args: argparse.Namespace) -> int:
         )
     # a pipe or log file gets a wide table instead of rich's default 80 columns
     console = Console(width=None if sys.stdout.isatty() else 160)
-    report = evaluate(args.model, config=config)
+    report = evaluate(model, config=config)
     report.print(console)
     console.print(
         f"{report.generated} samples generated, {report.reused} reused · files in {output_dir}: "
@@ -82,15 +151,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "and plot.png to --output-dir.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    p.add_argument("--model", required=True, help="model directory, hub id or alias (e.g. smollm2-135m)")
-    p.add_argument("--task", default="rlvr/MATH500-v0", help="registered env id (see `rlvr envs list`)")
     p.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        metavar="KEY=VALUE",
-        help="env/task option, e.g. -o split=test -o path=data/math500.jsonl -o levels=[4,5]",
+        "--model",
+        required=True,
+        help="model directory, hub id, alias (e.g. smollm2-135m), or a training run: runs/NAME, "
+        "runs/NAME/checkpoints/step-N or .../latest (then its env and prompt format are used)",
     )
+    p.add_argument(
+        "--task",
+        default=None,
+        help="registered env id (see `rlvr envs list`); default: the run's env for a training run, else "
+        "rlvr/MATH500-v0",
+    )
+    add_option_args(p, "env/task option", "-o split=test -o path=data/math500.jsonl -o levels=[4,5]")
+    add_import_arg(p)
     p.add_argument("--samples", "-n", type=int, default=1, help="completions per problem")
     p.add_argument(
         "--k", type=_ks, default=None, help="k values of pass@k/maj@k (default 1,2,4.. up to --samples)"
@@ -116,7 +190,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--chat",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="apply the model's chat template (default: if the tokenizer has one)",
+        help="apply the model's chat template (default: the env's format, plain text unless -o chat=true, "
+        "as in training; a training run's own format for a checkpoint)",
     )
     p.add_argument("--workers", type=int, default=2, help="verifier pool processes (0 = in process)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per verification")

@@ -3,23 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import functools
-import sys
-from collections.abc import Callable
-from typing import Any
 
-import yaml
+from rlvr.cli._common import add_import_arg, add_option_args, options_of, parse_options, reporting_errors
 
-
-def parse_options(pairs: list[str] | None) -> dict[str, Any]:
-    """`["split=test", "levels=[1,2]"]` -> {"split": "test", "levels": [1, 2]} (values parsed as YAML)."""
-    options: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"option {pair!r} is not KEY=VALUE (e.g. -o split=test)")
-        options[key.strip()] = yaml.safe_load(value)
-    return options
+__all__ = ["add_parser", "parse_options", "reporting_errors"]
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -39,7 +26,7 @@ def _list(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from rlvr.tasks.registry import load_task
 
-    task = load_task(args.name, **parse_options(args.option))
+    task = load_task(args.name, **parse_options(options_of(args)))
     print(f"{task!r}: verifier {task.verifier_name!r}; {getattr(task, 'description', '')}")
     for ex in task[: args.num]:
         print(
@@ -54,7 +41,7 @@ def _validate(args: argparse.Namespace) -> int:
     from rlvr.core.errors import DataError
     from rlvr.tasks.registry import load_task
 
-    task = load_task(args.name, **parse_options(args.option))
+    task = load_task(args.name, **parse_options(options_of(args)))
     try:
         task.validate(gold=not args.references_only, progress=True)
     except DataError as exc:
@@ -66,27 +53,14 @@ def _validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def reporting_errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Print rlvr's own errors (bad options, missing data) as one line and exit 2, without a traceback."""
-
-    @functools.wraps(func)
-    def run(args: argparse.Namespace) -> int:
-        from rlvr.core.errors import RlvrError
-
-        try:
-            return func(args)
-        except RlvrError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-
-    return run
-
-
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Attach `rlvr tasks ...`."""
-    parser = sub.add_parser("tasks", help="list, show and validate task sources")
-    tsub = parser.add_subparsers(dest="tasks_command", metavar="ACTION", required=True)
+    parser = sub.add_parser("tasks", help="list, show and validate task sources (alone: list)")
+    parser.set_defaults(func=_list)  # `rlvr tasks` alone lists
+    add_import_arg(parser)
+    tsub = parser.add_subparsers(dest="tasks_command", metavar="ACTION")
     p = tsub.add_parser("list", help="registered task names and what they are")
+    add_import_arg(p)
     p.set_defaults(func=_list)
     for name, func, helptext in (
         ("show", _show, "load a task and print its first examples"),
@@ -94,9 +68,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ):
         p = tsub.add_parser(name, help=helptext)
         p.add_argument("name", help="task name (see `rlvr tasks list`)")
-        p.add_argument(
-            "-o", "--option", action="append", metavar="KEY=VALUE", help="task option, e.g. split=test"
-        )
+        add_option_args(p, "task option", "-o split=test (or split=test)")
+        add_import_arg(p)
         p.set_defaults(func=reporting_errors(func))
     tsub.choices["show"].add_argument("-n", "--num", type=int, default=3, help="examples to print")
     tsub.choices["validate"].add_argument(

@@ -28,7 +28,7 @@ import numpy as np
 
 from rlvr.core.errors import ConfigError
 from rlvr.core.types import Example, Prompt, Trajectory, Turn, Verdict
-from rlvr.envs.registration import ENV_OPTIONS, ENVS, EnvRecipe, make_env
+from rlvr.envs.registration import ENV_OPTIONS, EnvRecipe, get_recipe, make_env
 from rlvr.envs.verified_env import VerifiedEnv
 
 
@@ -116,7 +116,7 @@ class BatchedEnv:
             raise ConfigError(f"group_size must be a positive int, got {group_size!r}")
         if num_workers < 0:
             raise ConfigError(f"num_workers must be >= 0 (0 = grade in this process), got {num_workers}")
-        self.recipe = ENVS.get(env) if isinstance(env, str) else env
+        self.recipe = get_recipe(env) if isinstance(env, str) else env
         self.group_size = group_size
         self._overrides = {k: v for k, v in overrides.items() if k != "task"}
         first = make_env(self.recipe, **overrides)

@@ -14,7 +14,9 @@ them and register the env under `-vN+1`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -159,10 +161,120 @@ def register_env(
     return recipe
 
 
+#: the entry-point group an installed package uses to expose its envs (a module that registers them on
+#: import, an `EnvRecipe`, or a callable that registers them), e.g. in its pyproject.toml:
+#: [project.entry-points."rlvr.envs"]
+#: mypkg = "mypkg.envs"
+ENTRY_POINT_GROUP = "rlvr.envs"
+_plugins_loaded = False
+
+#: how to tell rlvr where a user's own envs live, quoted by every "unknown environment" error
+HOW_TO_IMPORT = (
+    "if it is registered by your own module, load it first: `--import MODULE_OR_FILE.py` on the rlvr command "
+    "line, `env.imports: [MODULE]` in a train config (also reaches Ray workers), `import MODULE` in Python, "
+    f"or expose it from an installed package under the {ENTRY_POINT_GROUP!r} entry-point group"
+)
+
+
+def import_user_modules(modules: Sequence[str]) -> None:
+    """Import the user's modules (dotted names or .py files) so the envs they register become available."""
+    import importlib
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    for name in modules:
+        try:
+            if name.endswith(".py"):
+                path = Path(name).expanduser().resolve()
+                if not path.is_file():
+                    raise FileNotFoundError(f"no such file: {str(path)!r}")
+                module_name = f"rlvr_user_{path.stem}"
+                if module_name in sys.modules:
+                    continue
+                spec = importlib.util.spec_from_file_location(module_name, path)
+                assert spec is not None and spec.loader is not None
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[module_name] = module
+                spec.loader.exec_module(module)
+                continue
+            if importlib.util.find_spec(name.split(".")[0]) is None and "" not in sys.path:
+                sys.path.insert(0, os.getcwd())  # a console script does not see the working directory
+            importlib.import_module(name)
+        except Exception as exc:
+            raise ConfigError(
+                f"cannot import {name!r} (given to load your envs): {type(exc).__name__}: {exc}. Pass a module "
+                "importable from the working directory or PYTHONPATH, an installed package, or a .py file path"
+            ) from exc
+
+
+def load_env_plugins() -> None:
+    """Load the envs that installed packages expose under the `rlvr.envs` entry-point group (once)."""
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = ep.load()
+        except Exception as exc:
+            raise ConfigError(
+                f"the {ENTRY_POINT_GROUP!r} entry point {ep.name!r} = {ep.value!r} failed to load: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        if isinstance(loaded, EnvRecipe) and loaded.id not in ENVS:
+            ENVS.register(loaded.id, loaded)
+            gym.register(
+                id=loaded.id, entry_point="rlvr.envs.registration:make_env", kwargs={"recipe": loaded}
+            )
+        elif callable(loaded) and not isinstance(loaded, type):
+            loaded()
+
+
+def get_recipe(env_id: str) -> EnvRecipe:
+    """The recipe of a registered env id, loading entry-point plugins first if it is unknown."""
+    if env_id not in ENVS:
+        load_env_plugins()
+    if env_id not in ENVS:
+        close = difflib.get_close_matches(env_id, ENVS.names(), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ConfigError(
+            f"unknown environment {env_id!r}; {hint}`rlvr envs list` shows the registered ones; {HOW_TO_IMPORT}"
+        )
+    return ENVS.get(env_id)
+
+
 def unregister_env(env_id: str) -> None:
     """Remove an environment from rlvr's and Gymnasium's registries (no error if absent)."""
     ENVS.unregister(env_id)
     gym.registry.pop(env_id, None)
+
+
+def _check_task_options(recipe: EnvRecipe, options: Mapping[str, Any]) -> None:
+    """Reject an option neither the env nor its task factory takes, with the closest known name."""
+    import inspect
+
+    factory = recipe.task
+    if isinstance(factory, str):
+        from rlvr.tasks.registry import TASKS
+
+        factory = TASKS.get(factory)
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # a built Task or an opaque callable: it reports its own errors
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return
+    known = {p.name for p in params} | set(ENV_OPTIONS)
+    for key in options:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise ConfigError(
+                f"{recipe.id}: unknown option {key!r}; {hint}options: {', '.join(sorted(known))}"
+            )
 
 
 def _build_task(spec: Any, kwargs: Mapping[str, Any]) -> Task:
@@ -213,9 +325,11 @@ def make_env(recipe: EnvRecipe | str, **overrides: Any) -> VerifiedEnv:
     from rlvr.envs.verified_env import VerifiedEnv
 
     if isinstance(recipe, str):
-        recipe = ENVS.get(recipe)
+        recipe = get_recipe(recipe)
     env_opts = {k: v for k, v in overrides.items() if k in ENV_OPTIONS}
     task_opts = {k: v for k, v in overrides.items() if k not in ENV_OPTIONS}
+    if "task" not in env_opts:
+        _check_task_options(recipe, task_opts)
     if "task" in env_opts:  # a replacement task: the recipe's task options do not apply to it
         task = _build_task(env_opts.pop("task"), task_opts)
     else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from rlvr.core.errors import ConfigError
 from rlvr.core.seeding import derive_seed
 from rlvr.core.types import Example
-from rlvr.envs.registration import EnvRecipe, make_env
+from rlvr.envs.registration import EnvRecipe, get_recipe, make_env
 from rlvr.envs.templates import PromptTemplate
 from rlvr.envs.verified_env import VerifiedEnv
 from rlvr.eval.answers import extracted_answer
@@ -174,8 +175,8 @@ def evaluate_backend(
     env's task. Grading goes through `pool.verify_batch` (hard-killed timeouts) or, without a pool, the
     verifier in this process. No files are read or written: `existing` samples with this run's settings hash
     are reused instead of regenerated, and `on_batch` is called with each newly graded batch. `model_name` and
-    `env_name` label the run (default: from the backend and env). `chat=None` renders prompts as chat messages
-    when an env id is given and the tokenizer has a chat template, and as the env says for a built env.
+    `env_name` label the run (default: from the backend and env). `chat=None` renders prompts as the env says
+    (its `chat` option), as training does; True/False force chat messages / plain text.
     """
     built = resolve_env(env, env_options)
     sampling = sampling or SamplingParams()
@@ -186,15 +187,12 @@ def evaluate_backend(
         raise ConfigError(f"samples must be a positive int (completions per problem), got {samples!r}")
     if max(ks) > samples:
         raise ConfigError(f"k={max(ks)} exceeds samples={samples}; raise samples or drop the k")
-    chosen = list(built.task) if examples is None else list(examples)
+    chosen = distinct_examples(built.task if examples is None else examples)
     if not chosen:
         raise ConfigError("no examples to evaluate; check limit/filters or pass examples=[...]")
-    if chat is not None:
-        use_chat = bool(chat)
-    elif isinstance(env, str | EnvRecipe) and "chat" not in (env_options or {}):
-        use_chat = auto_chat(backend)  # an env id: follow the model (instruct models get chat prompts)
-    else:
-        use_chat = built.chat  # a built env (e.g. the trainer's): prompt exactly as it was trained
+    # one default for training and evaluation: the env's format (plain text unless the env or -o chat=true
+    # says chat), so a policy is evaluated on the prompts it was trained on
+    use_chat = bool(chat) if chat is not None else built.chat
     settings = run_settings(
         backend,
         env_name or env_label(env, built),
@@ -325,10 +323,40 @@ def _picklable(obj: Any) -> bool:
 
 
 def select_examples(env: VerifiedEnv, config: EvalConfig) -> list[Example]:
-    """The problems to evaluate: the env's task, limited to `config.limit` (first ones, or seeded random)."""
+    """Distinct problems to evaluate (one per key): the first `config.limit`, or a seeded random subset."""
     task = env.task.shuffled(config.seed) if config.shuffle else env.task
-    n = len(task) if config.limit is None else min(config.limit, len(task))
-    return [task[i] for i in range(n)]
+    chosen = distinct_examples(task, config.limit)
+    if config.limit is not None and len(chosen) < config.limit:
+        warnings.warn(
+            f"limit={config.limit} but the task has only {len(chosen)} distinct problems; evaluating those",
+            stacklevel=2,
+        )
+    return chosen
+
+
+def distinct_examples(examples: Iterable[Example], limit: int | None = None) -> list[Example]:
+    """The examples with their first occurrence of each key kept (a problem counts once), up to `limit`."""
+    seen: set[str] = set()
+    out: list[Example] = []
+    for ex in examples:
+        if limit is not None and len(out) >= limit:
+            break
+        if ex.key not in seen:
+            seen.add(ex.key)
+            out.append(ex)
+    return out
+
+
+def eval_env_options(env_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """An env id's options for evaluation: its test split unless a split is given (training envs load train)."""
+    from rlvr.envs.builtin import register_builtin_envs
+
+    register_builtin_envs()
+    recipe = get_recipe(env_id)
+    out = dict(options)
+    if "split" in recipe.task_kwargs and "split" not in out and "task" not in out:
+        out["split"] = "test"
+    return out
 
 
 def evaluate(
@@ -352,6 +380,8 @@ def evaluate(
     if overrides:
         config = config.replace(**overrides)
     env_obj = env if env is not None and not isinstance(env, str) else config.env
+    if isinstance(env_obj, str):
+        config = config.replace(env_options=eval_env_options(env_obj, config.env_options))
     built = resolve_env(env_obj, config.env_options if isinstance(env_obj, str | EnvRecipe) else None)
     chosen = list(examples) if examples is not None else select_examples(built, config)
     if examples is not None and config.limit is not None:
@@ -386,10 +416,7 @@ def evaluate(
             config.sampling(),
             pool,
             ks=config.k_values,
-            # an env id follows the model's chat template (EvalConfig.chat=None); a built env keeps its own
-            chat=auto_chat(backend)
-            if config.chat is None and isinstance(env_obj, str | EnvRecipe)
-            else config.chat,
+            chat=config.chat,  # None: the env's own format, as in training
             batch_size=config.batch_size,
             group_by=config.group_by,
             model_name=config.model_name or (model if isinstance(model, str) else None),

@@ -16,6 +16,7 @@ from rlvr.core.errors import ConfigError
 from rlvr.core.seeding import derive_seed, make_rng
 from rlvr.core.types import Example
 from rlvr.envs import BatchedEnv, hindsight_fns, make_env
+from rlvr.envs.registration import import_user_modules
 from rlvr.policy import GenerationBackend, Learner, SamplingParams, load_model, make_backend, tiny_model
 from rlvr.policy.prompts import encode_prompt, eos_token_ids
 from rlvr.tasks.generated import GeneratedTask
@@ -31,7 +32,10 @@ def build_model(config: ModelConfig, seed: int, cache_dir: str | Path | None = N
         return tiny_model(save_dir, seed=seed, dtype=config.dtype, **config.tiny)
     if config.tiny:
         raise ConfigError("model.tiny options only apply to model.name='tiny'; remove them or set name: tiny")
-    return load_model(config.name, dtype=config.dtype)
+    from rlvr.train.checkpoint import find_run_model
+
+    run = find_run_model(config.name) if Path(config.name).expanduser().exists() else None
+    return load_model(run.model_dir if run is not None else config.name, dtype=config.dtype)
 
 
 def build_backend(config: RunConfig, model: Any, tokenizer: Any) -> GenerationBackend:
@@ -50,6 +54,7 @@ def build_backend(config: RunConfig, model: Any, tokenizer: Any) -> GenerationBa
 
 def build_env(config: RunConfig, *, pool: Any = None) -> BatchedEnv:
     """The batched training env (P prompts x G samples) with its verifier pool."""
+    import_user_modules(config.env.imports)  # here, so Ray workers load the user's envs from the same setting
     return BatchedEnv(
         config.env.id,
         group_size=config.rollout.group_size,
@@ -257,3 +262,57 @@ def evaluate_held_out(
         report = evaluate_backend(backend, env, examples, ec.samples, sampling, pool=pool)
         out.update({f"eval/{k}": float(v) for k, v in report.summary.items() if isinstance(v, int | float)})
     return out
+
+
+def check_model_name(name: str) -> None:
+    """Fail fast (before any weights load) on a model name that cannot resolve: a typo'd alias or a missing path."""
+    import difflib
+
+    from rlvr.policy.models import MODEL_ALIASES
+    from rlvr.train.checkpoint import find_run_model
+
+    if name == "tiny" or name.lower() in MODEL_ALIASES:
+        return
+    path = Path(name).expanduser()
+    if path.exists():
+        try:
+            found = find_run_model(path)
+        except FileNotFoundError as exc:
+            raise ConfigError(f"model.name={name!r}: {exc}") from None
+        if found is None and not (path / "config.json").is_file() and not name.endswith(".gguf"):
+            raise ConfigError(
+                f"model.name={name!r} is a path but holds no model (no config.json, and it is not a training "
+                "run or checkpoint); pass a model directory, runs/NAME or runs/NAME/checkpoints/step-N"
+            )
+        return
+    close = difflib.get_close_matches(name.lower(), MODEL_ALIASES, n=1, cutoff=0.6)
+    if close:
+        raise ConfigError(f"model.name={name!r} is not a known alias; did you mean {close[0]!r}?")
+    looks_local = name.startswith((".", "/", "~")) or name.count("/") != 1 or Path(name).suffix != ""
+    if looks_local:
+        raise ConfigError(
+            f"model.name={name!r}: no such file or directory (and not a hub id 'org/name' or an alias: "
+            f"{', '.join(sorted(MODEL_ALIASES))})"
+        )
+
+
+def preflight(config: RunConfig) -> None:
+    """Everything a run needs except model weights, checked before any is loaded (`rlvr train --dry-run`).
+
+    Imports the user's env modules, builds the env (its task loaded, which grades every dataset gold, and its
+    options checked),
+    resolves the model name, and checks optional loggers, so a mistake costs seconds and one clear line.
+    """
+    import importlib.util
+
+    import_user_modules(config.env.imports)
+    check_model_name(config.model.name)
+    try:
+        env = make_env(config.env.id, **config.env.kwargs)
+    except TypeError as exc:  # an unknown option of the task factory or env
+        raise ConfigError(f"env {config.env.id!r} with kwargs {dict(config.env.kwargs)}: {exc}") from None
+    env.close()
+    if config.train.wandb_project and importlib.util.find_spec("wandb") is None:
+        raise ConfigError(
+            "train.wandb_project is set but wandb is not installed: `pip install wandb`, or drop the setting"
+        )

@@ -7,6 +7,7 @@ sibling directory and renamed into place, so the newest complete checkpoint is a
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import random
@@ -92,3 +93,42 @@ def latest_checkpoint(root: str | Path) -> Path | None:
             return candidate
     complete = sorted(p for p in root.glob("step-*") if p.is_dir())
     return complete[-1] if complete else None
+
+
+@dataclasses.dataclass(frozen=True)
+class RunModel:
+    """Where a trained policy lives: its HF model directory, and the run and checkpoint it came from."""
+
+    model_dir: Path
+    run_dir: Path | None
+    checkpoint: Path | None
+
+
+def find_run_model(path: str | Path) -> RunModel | None:
+    """Resolve a run dir, `checkpoints/`, `checkpoints/latest` or `checkpoints/step-N` to its policy weights.
+
+    Returns None for anything else (a plain model directory, a hub id or an alias is not a run).
+    """
+    path = Path(path).expanduser()
+    if path.name == LATEST and path.is_file():  # the pointer file itself
+        path = path.parent / path.read_text().strip()
+    if (path / "checkpoints").is_dir():  # a run directory
+        ckpt = latest_checkpoint(path / "checkpoints")
+        if ckpt is None:
+            raise FileNotFoundError(f"run {str(path)!r} has no complete checkpoint under checkpoints/ yet")
+        path = ckpt
+    elif path.name == "checkpoints" and path.is_dir():
+        ckpt = latest_checkpoint(path)
+        if ckpt is None:
+            raise FileNotFoundError(f"{str(path)!r} holds no complete checkpoint")
+        path = ckpt
+    for candidate in (path / "learner" / "model", path / "model"):
+        if (candidate / "config.json").is_file():
+            break
+    else:
+        return None
+    checkpoint = path if (path / "learner").is_dir() else None
+    run_dir = path.parent.parent if checkpoint is not None and path.parent.name == "checkpoints" else None
+    if run_dir is not None and not (run_dir / "config.yaml").is_file():
+        run_dir = None
+    return RunModel(model_dir=candidate, run_dir=run_dir, checkpoint=checkpoint)

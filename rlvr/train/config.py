@@ -36,6 +36,9 @@ class EnvConfig:
     """A registered env id (`rlvr envs list`), e.g. rlvr/GSM8K-v0, rlvr/Countdown-v0, or your own."""
     kwargs: dict[str, Any] = field(default_factory=dict)
     """Env and task options passed to the env (e.g. difficulty, split, path, chat)."""
+    imports: tuple[str, ...] = ()
+    """Modules (dotted names or .py files) that register your own envs; imported wherever the env is built
+    (this process and every Ray worker). `rlvr train --import MODULE` adds to it."""
     eval_kwargs: dict[str, Any] | None = None
     """Options of the held-out env used for evaluation; None reuses `kwargs` with split='test' for datasets
     and a different seed for generated tasks."""

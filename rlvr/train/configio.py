@@ -36,7 +36,7 @@ ConfigLoader.add_implicit_resolver(
 
 def load_yaml(text: str) -> Any:
     """Parse YAML text with `ConfigLoader` (safe; floats in exponent notation without a dot)."""
-    return yaml.load(text, Loader=ConfigLoader)  # noqa: S506 - ConfigLoader is a SafeLoader
+    return yaml.load(text, Loader=ConfigLoader)  # safe: ConfigLoader is a SafeLoader
 
 
 class _Replace(dict):  # type: ignore[type-arg]
