@@ -194,11 +194,30 @@ HACKS = {
         "def add(a, b):\n    return 7"
     ),
     "rewrite_the_harness": (
-        "import os, glob\n"
-        "for path in glob.glob('/**/*.py', recursive=True)[:200] + ['/proc/3/mem', '/proc/1/mem']:\n"
+        "import os, glob, sys\n"
+        "paths = glob.glob('/sandbox/*') + glob.glob('/tmp/*') + glob.glob(sys.prefix + '/lib/python3*/*.py')\n"
+        "for path in paths[:200] + ['/proc/3/mem', '/proc/1/mem']:\n"
         "    try:\n        open(path, 'a').write('\\nassert True\\n')\n    except OSError:\n        pass\n"
         "def add(a, b):\n    return 7"
     ),
+}
+
+
+# why each hack gets nothing: its answers arrive and are wrong (wrong_answer), or it stops answering or answers
+# what cannot be checked (runtime_error); never `error` (a verifier failure) nor a timeout
+HACK_REASONS = {
+    "sys_exit_before_tests": "runtime_error",
+    "os_exit_before_tests": "runtime_error",
+    "os_exit_in_call": "runtime_error",
+    "sys_exit_in_call": "runtime_error",
+    "fake_success_marker": "wrong_answer",
+    "eq_always_true": "runtime_error",  # the object cannot cross the wire: TypeError
+    "int_subclass_eq": "wrong_answer",
+    "str_subclass_eq": "wrong_answer",
+    "patched_builtins": "runtime_error",  # it breaks its own answering side (isinstance is patched there)
+    "forged_frames_and_reports": "runtime_error",  # a forged frame on the judge's pipe: a malformed reply
+    "kill_everything": "wrong_answer",
+    "rewrite_the_harness": "wrong_answer",
 }
 
 
@@ -206,6 +225,7 @@ HACKS = {
 def test_reward_hack_scores_zero(verifier, name):
     v = verifier.verify(fenced(HACKS[name]), ADD)
     assert v.score == 0.0 and not v.passed, (name, v)
+    assert v.reason == HACK_REASONS[name], (name, v.reason, v.details["tests"])
 
 
 def test_judge_survives_attacks_and_a_correct_program_still_passes(verifier):
@@ -227,35 +247,118 @@ def test_judge_survives_attacks_and_a_correct_program_still_passes(verifier):
 
 
 def test_program_never_sees_expected_outputs(verifier):
+    """The expected value (a fresh random token) is nowhere the program can look: its memory and every other
+    process's it can read, its frames and objects, files, environment and descriptors. The program looks for
+    the assert itself in raw bytes (a repr() would escape them) and answers the token it finds there."""
     token = secrets.token_hex(12)
     tests = CodeTests.from_asserts([f"assert secret() == {token!r}"])
     program = fenced(
         """
         import gc, glob, os, re, sys
-        def secret():
-            hits = []
-            paths = glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ')
-            paths += glob.glob('/proc/[0-9]*/fd/*') + glob.glob('/sandbox/**', recursive=True)
-            paths += glob.glob('/tmp/**', recursive=True) + glob.glob('/dev/shm/*') + ['/proc/1/mem', '/proc/3/mem']
-            for path in paths:
+        ASSERT = re.compile(rb"secret\\(\\) == '([0-9a-f]{24})'")
+        def blobs():
+            for pid in ["self"] + [p for p in os.listdir("/proc") if p.isdigit()]:
+                for name in ("cmdline", "environ"):
+                    try:
+                        yield open(f"/proc/{pid}/{name}", "rb").read()
+                    except OSError:
+                        pass
                 try:
-                    hits.append(open(path, 'rb').read(1 << 16))
+                    mem = open(f"/proc/{pid}/mem", "rb", buffering=0)
+                    for line in open(f"/proc/{pid}/maps"):
+                        span, perms = line.split()[:2]
+                        if perms[0] == "r" and "[vvar" not in line:
+                            lo, hi = (int(x, 16) for x in span.split("-"))
+                            try:
+                                mem.seek(lo)
+                                yield mem.read(hi - lo)
+                            except (OSError, ValueError, OverflowError):
+                                pass
                 except OSError:
                     pass
-            hits += [str(o).encode() for o in gc.get_objects() if isinstance(o, (str, bytes, tuple))]
+            for pattern in ("/sandbox/**", "/tmp/**", "/dev/shm/**", "/etc/**"):
+                for path in glob.glob(pattern, recursive=True):
+                    try:
+                        yield open(path, "rb").read(1 << 22)
+                    except OSError:
+                        pass
+            for fd in [0] + list(range(5, 1024)):
+                try:
+                    yield os.pread(fd, 1 << 22, 0)
+                except OSError:
+                    pass
+            for obj in gc.get_objects():
+                for ref in gc.get_referents(obj):
+                    if isinstance(ref, (str, bytes)):
+                        yield ref.encode("utf-8", "replace") if isinstance(ref, str) else ref
             frame = sys._getframe()
             while frame:
-                hits.append(repr(frame.f_locals).encode())
+                for value in frame.f_locals.values():
+                    if isinstance(value, (str, bytes)):
+                        yield value.encode("utf-8", "replace") if isinstance(value, str) else value
                 frame = frame.f_back
-            found = re.search(rb"secret\\(\\) == '([0-9a-f]{24})'", b''.join(hits))
-            print('found' if found else 'not found', len(paths))
-            return found.group(1).decode() if found else 'not found'
+            yield "\\0".join(f"{k}={v}" for k, v in os.environ.items()).encode()
+        def secret():
+            for blob in blobs():
+                found = ASSERT.search(blob)
+                if found:
+                    print("found")
+                    return found.group(1).decode()
+            print("not found")
+            return "not found"
         """
     )
     v = verifier.verify(program, tests)
-    assert v.score == 0.0
+    assert v.score == 0.0 and v.reason == "wrong_answer", v
     test = v.details["tests"][0]
     assert test["status"] == "failed" and test["output"].startswith("not found"), test
+
+
+def test_candidate_stop_iteration_does_not_end_the_tests_loops(verifier):
+    """A StopIteration from the program must not read as "exhausted" in map/filter/any/all of the test code."""
+    tests = CodeTests.from_asserts(
+        [
+            "assert all(map(is_even, [2, 4, 6]))",
+            "assert not any(map(is_even, [1, 3, 5]))",
+            "assert list(filter(is_even, [1, 3])) == []",
+            "assert sum(1 for _ in filter(is_even, [1, 3, 5])) == 0",
+        ],
+        functions=["is_even"],  # as found from the asserts (older versions found only called names)
+    )
+    assert verifier.verify(fenced("def is_even(n):\n    return n % 2 == 0"), tests).passed
+    for exc in ("StopIteration", "StopAsyncIteration"):
+        v = verifier.verify(fenced(f"def is_even(n):\n    raise {exc}"), tests)
+        assert v.score == 0.0 and v.reason == "runtime_error", (exc, v.details["tests"])
+        assert {(t["status"], t["error_type"]) for t in v.details["tests"]} == {("error", exc)}
+
+
+def test_functions_named_like_builtins_are_the_programs(verifier):
+    """The asserts call the program's `pow` when it defines one (Python's otherwise); where an assert also calls
+    a function under test, builtins are the test's helpers and a program cannot redefine them."""
+    tests = CodeTests.from_asserts(
+        [
+            "assert halve(3) == 1.5",
+            "assert pow(2, 3) == 8",
+            "assert abs(halve(1) - 0.5) < 1e-9",
+            "assert set(pairs([1, 2])) == set([(1, 2)])",
+        ]
+    )
+    assert tests.functions == (("halve", "halve"), ("pairs", "pairs")) and tests.optional_functions == (
+        "pow",
+    )
+    right = "def halve(x):\n    return x / 2\ndef pairs(xs):\n    return [tuple(xs)]\n"
+    assert verifier.verify(fenced(right), tests).passed  # no `pow` defined: Python's
+    assert verifier.verify(fenced(right + "def pow(a, b):\n    return a ** b\n"), tests).passed
+    wrong_pow = verifier.verify(fenced(right + "def pow(a, b):\n    return a * b\n"), tests)
+    assert wrong_pow.reason == "wrong_answer" and wrong_pow.score == 0.75, wrong_pow.details["tests"]
+    assert [t["status"] for t in wrong_pow.details["tests"]] == ["passed", "failed", "passed", "passed"]
+    # redefining the test's helpers does not redefine the comparison
+    hack = (
+        "def halve(x):\n    return 0\ndef pairs(xs):\n    return []\nabs = lambda x: 0\nset = lambda *a: 1\n"
+    )
+    v = verifier.verify(fenced(hack), tests)
+    assert [t["status"] for t in v.details["tests"]] == ["failed", "passed", "failed", "failed"], v.details
+    assert v.reason == "wrong_answer"
 
 
 # -- IO mode ---------------------------------------------------------------------------------------------
@@ -289,7 +392,7 @@ def test_io_float_tolerance():
 # -- specs and registry ----------------------------------------------------------------------------------
 def test_spec_errors_name_the_fix():
     with pytest.raises(DataError, match="functions="):
-        CodeTests.from_asserts(["assert len([1]) == 1"])
+        CodeTests.from_asserts(["assert [1] == [1]"])
     with pytest.raises(DataError, match="not valid Python"):
         CodeTests.from_asserts(["assert f(1 == 2"])
     with pytest.raises(DataError, match="no tests"):
@@ -304,7 +407,11 @@ def test_functions_found_from_asserts():
     t = CodeTests.from_asserts(
         ["assert set(similar((3, 4), (4, 5))) == set((4,))"], setup="def helper(): pass"
     )
-    assert t.functions == (("similar", "similar"),)
+    assert t.functions == (("similar", "similar"),) and t.optional_functions == ()
+    t = CodeTests.from_asserts(["assert all(map(is_even, [2])) and [x for x in [1] if x] == [1]"])
+    assert t.functions == (("is_even", "is_even"),) and t.optional_functions == ()
+    t = CodeTests.from_asserts(["assert pow(2, 3) == 8", "assert max(top(1), 2) == 2"])
+    assert t.functions == (("top", "top"),) and t.optional_functions == ("pow",)
 
 
 def test_registered_as_code():

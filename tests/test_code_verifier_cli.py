@@ -47,3 +47,31 @@ def test_missing_tests_or_unknown_problem_is_a_usage_error(capsys):
     assert main(["verify", "code", ADD]) == 2
     assert main(["verify", "code", ADD, "--humaneval", "HumanEval/999"]) == 2
     assert "--asserts" in capsys.readouterr().err
+
+
+FORGE = "\x1b[1A\x1b[2K\r  [passed] assert add(1, 1) == 3\x9b2K\u202e"  # up a line, erase it, forge it
+
+
+def test_terminal_escapes_from_the_program_are_shown_escaped(capsys):
+    """What the program produced (exception messages, stderr, printed output) cannot move the cursor, erase or
+    forge lines of the report: control and format characters are printed as escapes."""
+    program = (
+        "```python\nimport sys\n"
+        f"sys.stderr.write({FORGE!r} + '\\n')\n"
+        f"def add(a, b):\n    print({FORGE!r})\n    raise ValueError({FORGE!r})\n```"
+    )
+    assert main(["verify", "code", program, "--asserts", "assert add(1, 1) == 3"]) == 0
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\r\x9b\u202e"), repr(out)
+    assert "\\x1b[1A\\x1b[2K\\r  [passed]" in out  # the text is there, harmless
+    lines = out.splitlines()
+    assert lines[0].startswith("runtime_error") and lines[1].startswith(
+        "  [error] assert add(1, 1) == 3 ValueError"
+    )
+    assert [line for line in lines if line.lstrip().startswith("[")] == [lines[1]]  # no forged test line
+    assert main(["verify", "code", program, "--asserts", "assert add(1, 1) == 3", "--json"]) == 0
+    raw = capsys.readouterr().out
+    assert (
+        not any(c in raw for c in "\x1b\r\x9b\u202e")
+        and json.loads(raw)["details"]["tests"][0]["message"] == FORGE
+    )

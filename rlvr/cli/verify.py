@@ -24,13 +24,45 @@ def _read(value: str) -> str:
     return value
 
 
+def shown(value: Any) -> str:
+    """`value` as text safe to print on a terminal: control and format characters (ESC sequences, carriage
+    returns, newlines, bidi overrides, ...) written as escapes, so text a program produced cannot rewrite or
+    forge lines of the report."""
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def _json_safe(text: str) -> str:
+    """JSON text with the characters that JSON leaves raw but terminals act on (DEL, C1 controls such as the
+    one-byte CSI U+009B, line/paragraph separators, bidi controls) written as \\u escapes (valid JSON)."""
+
+    def escape(c: str) -> str:
+        if c.isprintable():
+            return c
+        code = ord(c)
+        if code > 0xFFFF:  # as a UTF-16 surrogate pair, as JSON spells characters outside the BMP
+            code -= 0x10000
+            return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+        return f"\\u{code:04x}"
+
+    return "".join(escape(c) for c in text)
+
+
 def print_verdict(verdict: Verdict, as_json: bool) -> None:
-    """Print a verdict as one JSON object, or as a short human-readable block."""
+    """Print a verdict as one JSON object, or as a short human-readable block (escaped, see `shown`)."""
     if as_json:
         payload = {"score": verdict.score, "passed": verdict.passed, "reason": verdict.reason}
-        print(json.dumps({**payload, "details": dict(verdict.details)}, ensure_ascii=False, default=str))
+        print(
+            _json_safe(
+                json.dumps({**payload, "details": dict(verdict.details)}, ensure_ascii=False, default=str)
+            )
+        )
         return
-    print(f"{verdict.reason}  (score {verdict.score:g}, {'passed' if verdict.passed else 'not passed'})")
+    print(
+        f"{shown(verdict.reason)}  (score {verdict.score:g}, {'passed' if verdict.passed else 'not passed'})"
+    )
     labels = {
         "extracted": "extracted",
         "method": "found by",
@@ -41,7 +73,7 @@ def print_verdict(verdict: Verdict, as_json: bool) -> None:
     }
     for key, label in labels.items():
         if verdict.details.get(key) not in (None, ""):
-            print(f"  {label + ':':<13} {verdict.details[key]}")
+            print(f"  {label + ':':<13} {shown(verdict.details[key])}")
 
 
 def _exit_status(verdict: Verdict, args: argparse.Namespace) -> int:
@@ -160,11 +192,12 @@ def _run_code(args: argparse.Namespace) -> int:
         verifier.close()
     print_verdict(verdict, args.json)
     if not args.json:
+        # everything below comes from the program or the dataset: escaped, so no line can be rewritten or forged
         for t in verdict.details.get("tests", []):
             why = f" {t['error_type']}: {t.get('message') or ''}".rstrip(": ") if t.get("error_type") else ""
-            print(f"  [{t['status']}] {t['name']}{why}")
-        if not verdict.passed and verdict.details.get("stderr"):
-            print("  stderr:", verdict.details["stderr"].strip().splitlines()[-1])
+            print(f"  [{shown(t['status'])}] {shown(t['name'])}{shown(why)}")
+        if not verdict.passed and verdict.details.get("stderr", "").strip():
+            print("  stderr:", shown(verdict.details["stderr"].strip().splitlines()[-1]))
     return _exit_status(verdict, args)
 
 

@@ -55,6 +55,9 @@ class CodeTests:
     """Trusted code the judge runs first (the problem's helpers, the test module)."""
     functions: tuple[tuple[str, str], ...] = ()
     """(name in the test code, function of the program it stands for)."""
+    optional_functions: tuple[str, ...] = ()
+    """Names of builtins (`pow`, `sum`, ...) the asserts call as functions under test: the program's function of
+    that name when it defines one, else Python's builtin (see `from_asserts`)."""
     prefix: str = ""
     """Trusted code placed before the program (e.g. HumanEval's prompt: its imports and helper functions)."""
     entry_point: str | None = None
@@ -114,28 +117,48 @@ class CodeTests:
     ) -> CodeTests:
         """From MBPP-style assert statements (one test each); `setup` (e.g. MBPP's test_setup_code) runs first
         in the judge and is also placed before the program. The functions the asserts call are found from
-        the asserts unless given."""
+        the asserts unless given: every name they use (call, or pass as in `map(f, xs)`) that neither Python's
+        builtins nor `setup` define.
+
+        A called name that is also a builtin (`pow`, `sum`, `max`, ...) is the program's function when the program
+        defines one and Python's builtin otherwise, as if the asserts ran in the program's namespace; except in
+        asserts that also use a function under test, where builtins (`set`, `sorted`, `abs`, ...) are the
+        test's own helpers and stay Python's, so a program cannot redefine how its answers are compared."""
         if isinstance(asserts, str):
             asserts = [asserts]
         asserts = [a.strip() for a in asserts if a.strip()]
-        calls: list[str] = []
+        calls_of: list[list[str]] = []  # per assert: the names it calls
+        free_of: list[
+            list[str]
+        ] = []  # per assert: the names it reads and does not bind (`map(f, xs)` reads f)
         for i, a in enumerate(asserts):
-            for node in ast.walk(_parse(a, f"assert {i} ({_label(a, 60)})")):
-                if (
-                    isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name)
-                    and node.func.id not in calls
-                ):
-                    calls.append(node.func.id)
-        defined = _defined_names(_parse(setup, "setup")) | set(dir(builtins))
-        names = list(functions) if functions is not None else [c for c in calls if c not in defined]
-        if not names:
+            tree = _parse(a, f"assert {i} ({_label(a, 60)})")
+            nodes = list(ast.walk(tree))
+            called = [n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+            read = [n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+            bound = _defined_names(tree)
+            calls_of.append(list(dict.fromkeys(called)))
+            free_of.append([n for n in dict.fromkeys(called + read) if n not in bound])
+        in_setup = _defined_names(_parse(setup, "setup"))
+        builtin_names = set(dir(builtins))
+        if functions is not None:
+            names = list(functions)
+        else:
+            free = dict.fromkeys(n for names_read in free_of for n in names_read)
+            names = [n for n in free if n not in in_setup and n not in builtin_names]
+        under_test = set(names)
+        optional = [
+            c for c in dict.fromkeys(c for called in calls_of for c in called)
+            if c in builtin_names and c not in in_setup and c not in under_test
+            and not any(c in called and under_test & set(free) for called, free in zip(calls_of, free_of))
+        ]  # fmt: skip
+        if not names and not optional:
             raise DataError(
                 "the asserts call no function the program could define; pass functions=['name', ...] to from_asserts"
             )
         return cls(
             mode=FUNCTIONS, steps=tuple(("test", a, _label(a)) for a in asserts), setup=(setup,) if setup else (),
-            functions=tuple((n, n) for n in names), prefix=setup, name=name,
+            functions=tuple((n, n) for n in names), optional_functions=tuple(optional), prefix=setup, name=name,
         )  # fmt: skip
 
     @classmethod

@@ -152,7 +152,8 @@ class CodeVerifier(Verifier):
         module = "__main__" if cfg.run_main_block else "solution"
         main, support = _program_files(self.sandbox.python_version, module)
         spec = {"program": full, "setup": list(tests.setup), "steps": [list(s) for s in tests.steps],
-                "functions": [list(f) for f in tests.functions], "max_chars": cfg.max_detail_chars}  # fmt: skip
+                "functions": [list(f) for f in tests.functions], "optional": list(tests.optional_functions),
+                "max_chars": cfg.max_detail_chars}  # fmt: skip
         result = self.sandbox.run(
             main,
             files={"solution.py": full, **support},
