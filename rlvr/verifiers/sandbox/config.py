@@ -12,6 +12,8 @@ from rlvr.core.errors import ConfigError
 
 #: Backends a `SandboxConfig.backend` may name.
 BACKENDS = ("local", "docker")
+#: The docker backend's default image, as `scripts/docker_sandbox.sh` tags it.
+DOCKER_IMAGE = "rlvr-sandbox:latest"
 
 
 def _default_pool_size() -> int:
@@ -64,8 +66,9 @@ class SandboxConfig:
         "string", "struct", "typing",
     )  # fmt: skip
     """Modules the warm pool imports once, so programs that use them start faster."""
-    docker_image: str = "python:3.11-slim"
-    """Image of the docker backend (any image with `python` on its PATH)."""
+    docker_image: str = field(default_factory=lambda: os.environ.get("RLVR_DOCKER_IMAGE", DOCKER_IMAGE))
+    """Image of the docker backend (env `RLVR_DOCKER_IMAGE`); it must be present, it is never pulled.
+    `scripts/docker_sandbox.sh` builds the default one from this machine's Python, without a registry."""
     docker_runtime: str | None = None
     """OCI runtime of the docker backend, e.g. "runsc" (gVisor) for a kernel boundary; None: the default."""
 

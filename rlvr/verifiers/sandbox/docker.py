@@ -1,11 +1,19 @@
 """The Docker backend: the same `Sandbox.run` interface, one container per run (for hosts with a daemon).
 
-Docker provides the namespaces, the read-only root, no network, and memory/pids/CPU limits; inside the
-container rlvr's own init (`inside.run_init`) runs the program (and judge) under unprivileged uids with
-rlimits, as in the local backend. Inputs and the run's output streams go through a host directory mounted
-into the container, so the daemon must run on this machine. Slower to start than the local warm pool
-(a container per run); use it where root namespaces are unavailable, or with a VM runtime (e.g. gVisor's
-`runsc` via `SandboxConfig(docker_runtime=...)`) for stronger isolation.
+Docker provides the namespaces, a read-only root, no network (`--network none`), memory/pids/CPU limits,
+sized tmpfs dirs, `--cap-drop ALL` (+ only SETUID/SETGID, for the container's init to drop to the run's uids)
+and `no-new-privileges`; inside, rlvr's own init (`inside.run_init`) forks the program (uid 1000) and the
+judge (uid 1001) with rlimits and the program's seccomp filter, as in the local backend. The image is never
+pulled: build one without a registry with `scripts/docker_sandbox.sh` (`RLVR_DOCKER_IMAGE` names another).
+With `docker_runtime="runsc"` (gVisor) the container also gets its own kernel: the strongest isolation here.
+
+The judge's expectations never exist in anything the program can read: the run's files (`/rlvr/in`, a
+root-only dir) hold the program, its inputs and the judge's *code*, never its data. The host writes the
+judge's data to the container's stdin only after init reported that the program's process exists (b"S");
+init passes that pipe to the judge (fd 6) unread, so no process forked before it, the program included,
+ever held the data, and the pipe is root's (mode 0600), which the program cannot open through /proc/1/fd.
+Inputs and the output streams go through host directories mounted into the container, so the daemon must run
+on this machine.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import shutil
+import socket
 import tempfile
 import threading
 import time
@@ -28,11 +37,46 @@ POLL_S = 0.005
 UID, JUDGE_UID = 1000, 1001
 BOOT = (
     "import marshal,os;a=marshal.loads(open('/rlvr/in/args.bin','rb').read());"
-    "exec(compile(open('/rlvr/in/inside.py').read(),'inside','exec'),{'__name__':'__rlvr_inside__','ARGS':a})"
+    "exec(compile(open('/rlvr/in/inside.py').read(),'inside','exec'),{'__name__':'__rlvr_docker__','ARGS':a})"
 )
+# The container's init, appended to inside.py's source (whose own entry point runs only for its own __name__).
+CONTAINER_MAIN = """
+def container_main(args):
+    os.umask(0o022)
+    fds = {}
+    for name in ("stdout", "stderr", "status", "report"):
+        path = os.path.join(args["out_dir"], name)
+        fds[name] = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    with open(args["run_path"], "rb") as f:
+        run = marshal.loads(f.read())
+    if run["judge"] is not None:
+        # the container's stdin: the host writes the judge's data there after b"S"; only the judge reads it
+        fds["spec"] = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    devnull = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    run_init(run, fds, run["box"])
+
+
+_join_fresh_session_keyring = join_fresh_session_keyring
+
+
+def join_fresh_session_keyring():
+    # in a container no process reaches a kernel keyring: Docker's seccomp profile denies the key syscalls
+    # (EPERM) and gVisor has no host keyrings (EACCES); a keyring that could be joined still is
+    try:
+        _join_fresh_session_keyring()
+    except OSError as exc:
+        if exc.errno not in (1, 13):
+            raise
+
+
+if __name__ == "__rlvr_docker__":
+    container_main(ARGS)
+"""
 FIX_HINT = (
-    "start a Docker daemon on this machine (or set DOCKER_HOST to a local one), or use "
-    'SandboxConfig(backend="local") as root'
+    "start a Docker daemon on this machine with scripts/docker_sandbox.sh (or set DOCKER_HOST to a local "
+    'one), or use SandboxConfig(backend="local") as root'
 )
 
 
@@ -43,6 +87,28 @@ def _read_capped(path: Path, cap: int) -> tuple[bytes, bool]:
     except FileNotFoundError:
         return b"", False
     return data[:cap], len(data) > cap
+
+
+def _raw_socket(attachment: Any) -> Any:
+    return getattr(attachment, "_sock", attachment)  # the SDK wraps the socket in a SocketIO
+
+
+def _send_spec(attachment: Any, data: bytes) -> None:
+    """Write the judge's data to the container's stdin and close it (the judge reads to end of file)."""
+    sock = _raw_socket(attachment)
+    try:
+        sock.sendall(data)
+    finally:
+        _close_attachment(attachment)
+
+
+def _close_attachment(attachment: Any) -> None:
+    sock = _raw_socket(attachment)
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_WR)
+    sock.close()
+    with contextlib.suppress(Exception):
+        attachment.close()
 
 
 class DockerBackend:
@@ -72,16 +138,25 @@ class DockerBackend:
                 client.ping()
             except Exception as exc:
                 raise SandboxError(f"no Docker daemon answered ({exc}): {FIX_HINT}") from exc
-            try:
-                client.images.get(self.config.docker_image)
+            image, runtime = self.config.docker_image, self.config.docker_runtime
+            try:  # never pulled: a sandbox must not depend on (or be fed by) a registry
+                client.images.get(image)
             except docker.errors.ImageNotFound:
-                try:
-                    client.images.pull(self.config.docker_image)
-                except Exception as exc:
+                raise SandboxError(
+                    f"the Docker image {image!r} is not on this machine (rlvr never pulls it): build it with "
+                    "scripts/docker_sandbox.sh (from this machine's Python, no registry needed), or set "
+                    "SandboxConfig.docker_image / RLVR_DOCKER_IMAGE to a local image with python3"
+                ) from None
+            except Exception as exc:
+                raise SandboxError(f"cannot inspect the Docker image {image!r}: {exc}") from exc
+            if runtime is not None:
+                runtimes = (client.info().get("Runtimes") or {}).keys()
+                if runtime not in runtimes:
+                    hint = "scripts/docker_sandbox.sh --gvisor" if runtime == "runsc" else "daemon.json"
                     raise SandboxError(
-                        f"cannot pull {self.config.docker_image!r} ({exc}); pull it yourself or set "
-                        "SandboxConfig.docker_image to an image with python3"
-                    ) from exc
+                        f"the Docker daemon has no runtime {runtime!r} (it has {sorted(runtimes)}): register it "
+                        f"({hint}) and restart the daemon, or set SandboxConfig.docker_runtime=None"
+                    )
             self._client = client
 
     def close(self) -> None:
@@ -124,7 +199,7 @@ class DockerBackend:
         self, tmp: Path, code, stdin, files, timeout: float, memory: int, judge: Judge | None
     ) -> ExecResult:
         cfg = self.config
-        (tmp / "in").mkdir()
+        (tmp / "in").mkdir(mode=0o700)  # root's: the program (uid 1000) cannot list or read it
         (tmp / "out").mkdir(mode=0o700)
         cpu = int(timeout) + 2
         box = {"network": cfg.network, "workdir": cfg.workdir, "disk_mb": cfg.max_file_mb, "uid": UID, "gid": UID,
@@ -134,29 +209,27 @@ class DockerBackend:
         if cfg.hash_seed is not None:
             env["PYTHONHASHSEED"] = str(cfg.hash_seed)
         judge_spec = None
-        if judge is not None:
-            judge_spec = {"kind": "source", "code": judge.source.encode(), "data": bytes(judge.data),
+        if judge is not None:  # no "data": it reaches the judge over stdin, after the program exists
+            judge_spec = {"kind": "source", "code": judge.source.encode(),
                           "rlimits": {"RLIMIT_NPROC": 1, "RLIMIT_CORE": 0, "RLIMIT_CPU": (cpu, cpu + 1)}}  # fmt: skip
         run = {
             "code": code, "stdin": stdin.encode() if isinstance(stdin, str) else bytes(stdin), "files": files,
             "workdir": cfg.workdir, "box": box, "env": env, "python_paths": [], "judge": judge_spec,
-            "rlimits": {"RLIMIT_NPROC": cfg.max_processes, "RLIMIT_FSIZE": cfg.max_file_mb << 20,
+            "rlimits": {"RLIMIT_NPROC": self._nproc(), "RLIMIT_FSIZE": cfg.max_file_mb << 20,
                         "RLIMIT_CPU": (cpu, cpu + 1), "RLIMIT_CORE": 0, "RLIMIT_NOFILE": cfg.max_open_files},
         }  # fmt: skip
         (tmp / "in" / "run.bin").write_bytes(marshal.dumps(run, 4))  # format 4: readable by any Python 3.4+
         (tmp / "in" / "args.bin").write_bytes(
-            marshal.dumps({"mode": "docker", "out_dir": "/rlvr/out", "run_path": "/rlvr/in/run.bin"}, 4)
+            marshal.dumps({"out_dir": "/rlvr/out", "run_path": "/rlvr/in/run.bin"}, 4)
         )
-        (tmp / "in" / "inside.py").write_text(inside_source())
+        (tmp / "in" / "inside.py").write_text(inside_source() + CONTAINER_MAIN)
         size = f"size={cfg.max_file_mb}m"
-        container = self._client.containers.create(
-            cfg.docker_image,
-            command=["python", "-S", "-s", "-B", "-c", BOOT],
-            user="0",
+        api = self._client.api
+        host_config = api.create_host_config(
             network_mode="bridge" if cfg.network else "none",
             mem_limit=f"{memory}m",
             memswap_limit=f"{memory}m",
-            pids_limit=cfg.max_processes + 4,
+            pids_limit=self._pids_limit(),
             nano_cpus=int(cfg.cpus * 1e9) if cfg.cpus else None,
             read_only=True,
             tmpfs={
@@ -164,25 +237,61 @@ class DockerBackend:
                 "/tmp": f"{size},mode=1777",
                 "/dev/shm": f"{size},mode=1777",
             },
-            volumes={
+            binds={
                 str(tmp / "in"): {"bind": "/rlvr/in", "mode": "ro"},
                 str(tmp / "out"): {"bind": "/rlvr/out", "mode": "rw"},
             },
             cap_drop=["ALL"],
             cap_add=["SETUID", "SETGID"],  # to drop to the program's and judge's uids; then they hold none
             security_opt=["no-new-privileges"],
+            runtime=cfg.docker_runtime,
+        )
+        created = api.create_container(
+            cfg.docker_image,
+            command=["python3", "-S", "-s", "-B", "-c", BOOT],
+            user="0",
             environment=env,
             working_dir="/",
             labels={"rlvr.sandbox": "1"},
-            runtime=cfg.docker_runtime,
+            host_config=host_config,
+            # with stdin open the SDK also sets StdinOnce: stdin ends when the host's attachment closes, which
+            # is the end of file the judge reads to
+            stdin_open=judge is not None,
         )
+        container = self._client.containers.get(created["Id"])
         try:
-            return self._wait(container, tmp / "out", timeout)
+            spec = None
+            if judge is not None:
+                spec = (container.attach_socket(params={"stdin": 1, "stream": 1}), bytes(judge.data))
+            return self._wait(container, tmp / "out", timeout, spec)
         finally:
             with contextlib.suppress(Exception):
                 container.remove(force=True)
 
-    def _wait(self, container: Any, out: Path, timeout: float) -> ExecResult:
+    def _nproc(self) -> int:
+        """RLIMIT_NPROC of the program: gVisor lets a uid have one process more than its limit (measured: with
+        64 its program forked 64 children), so there the limit is one less, for the same total."""
+        n = self.config.max_processes
+        return n - 1 if self.config.docker_runtime == "runsc" else n
+
+    def _pids_limit(self) -> int:
+        """The container's host-side task cap. With runc it is the run's process limit (+ init, judge and
+        slack). gVisor's Sentry and its ptrace-platform stubs are host tasks, several per sandboxed process,
+        and the Sentry dies when it cannot make one (measured: 64 sleeping children need more than 256), so
+        there the cap only bounds the host's cost; the program's own limit is RLIMIT_NPROC, which gVisor
+        enforces itself."""
+        n = self.config.max_processes + 4
+        return n if self.config.docker_runtime != "runsc" else 16 * n + 256
+
+    def _wait(self, container: Any, out: Path, timeout: float, spec: tuple[Any, bytes] | None) -> ExecResult:
+        try:
+            return self._watch(container, out, timeout, spec)
+        finally:
+            if spec is not None:
+                with contextlib.suppress(Exception):
+                    _close_attachment(spec[0])
+
+    def _watch(self, container: Any, out: Path, timeout: float, spec: tuple[Any, bytes] | None) -> ExecResult:
         container.start()
         status_path = out / "status"
         begin = time.monotonic()
@@ -193,6 +302,10 @@ class DockerBackend:
             status, _ = _read_capped(status_path, 1 << 20)
             if started is None and status[:1] == b"S":
                 started = now
+                if (
+                    spec is not None
+                ):  # the program's process exists (forked before this): now the judge's data
+                    _send_spec(*spec)
             container.reload()
             if container.status in ("exited", "dead"):
                 break
