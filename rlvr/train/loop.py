@@ -40,15 +40,15 @@ from rlvr.train.checkpoint import (
 from rlvr.train.config import RunConfig
 from rlvr.train.configio import dump_config
 from rlvr.train.metrics import ComputeMeter, MetricsLogger, plot_metrics
+from rlvr.train.plan import hint as plan_hint
 from rlvr.train.rollouts import RolloutProducer
 
 log = logging.getLogger("rlvr.train")
 
-__all__ = [
-    "ComputeMeter",
-    "Trainer",
-    "train",
-]  # ComputeMeter lives in metrics; re-exported for the Ray driver
+# ComputeMeter lives in metrics; re-exported for the Ray driver
+__all__ = ["ComputeMeter", "Trainer", "train"]
+#: the step at which the run's measured mu is compared with Theorem 4.5's plan (`rlvr plan`)
+PLAN_HINT_STEP = 10
 
 
 class Trainer:
@@ -207,6 +207,10 @@ class Trainer:
                 )
                 if cfg.eval.every and (self.step % cfg.eval.every == 0 or self.step == cfg.train.steps):
                     metrics.update(self.evaluate())
+                if self.step == min(PLAN_HINT_STEP, cfg.train.steps):  # mu has settled a little by now
+                    message = plan_hint(self.compute.mu, R, cfg.train.batch_size, cfg.buffer.capacity)
+                    if message:
+                        log.info(message)
                 logger.log(self.step, metrics)
                 rows.append({"step": float(self.step), **metrics})
                 if self.on_step is not None:
