@@ -1,8 +1,10 @@
-"""The analysis side of benchmarks/replay_efficiency.py on synthetic runs: thresholds, crossings, median/IQR."""
+"""The analysis side of benchmarks/replay_efficiency.py on synthetic result files: the pilot's plan, equal-compute
+budgets, threshold crossings on every axis, paired ratios, the claims the report makes, and resumability."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import subprocess
 import sys
@@ -12,150 +14,157 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
 _spec = importlib.util.spec_from_file_location(
     "replay_efficiency", ROOT / "benchmarks" / "replay_efficiency.py"
 )
 assert _spec is not None and _spec.loader is not None
-re_bench = importlib.util.module_from_spec(_spec)
-sys.modules["replay_efficiency"] = re_bench
-_spec.loader.exec_module(re_bench)
+bench = importlib.util.module_from_spec(_spec)
+sys.modules["replay_efficiency"] = bench
+_spec.loader.exec_module(bench)
+ana = bench.analysis
 
 
 def fake_run(
-    arm: str,
-    seed: int,
-    R: int,
-    B: int,
-    accs: list[float],
-    *,
-    eval_every: int = 2,
-    gen_s: float = 10.0,
-    train_s: float = 10.0,
-    group: str = "core",
-    tokens_per_rollout: int = 30,
+    arm: str, seed: int, R: int, B: int, steps: int, acc_at, *, gen=1.0, train=1.0, every=10
 ) -> dict:
-    """A run of len(accs) * eval_every steps: R rollouts generated and B samples trained every step."""
-    steps = len(accs) * eval_every
-    step = np.arange(1, steps + 1, dtype=float)
-    acc = [math.nan] * steps
-    for i, a in enumerate(accs):
-        acc[(i + 1) * eval_every - 1] = a
-    curves = {
-        "step": step.tolist(),
-        "eval/pass@1": acc,
-        "compute/trained_samples": (B * step).tolist(),
-        "compute/unique_rollouts": (R * step).tolist(),
-        "compute/generated_tokens": (R * tokens_per_rollout * step).tolist(),
-        "train/entropy": np.linspace(1.0, 0.5, steps).tolist(),
-        "fresh_nll": np.linspace(1.0, 0.4, steps).tolist(),
-    }
+    """A run generating R and training B per step (no warm-up), `gen`/`train` seconds per step, acc_at(step)."""
+    ev = list(range(0, steps + 1, every))
     return {
-        "kind": "run",
         "arm": arm,
-        "group": group,
+        "group": "core",
         "seed": seed,
         "R": R,
         "N": R,
         "B": B,
+        "steps": steps,
+        "note": "",
+        "accuracy_metric": "eval/gold_prob",
+        "eval_steps": ev,
+        "accuracy": [float(acc_at(s)) for s in ev],
+        "sampled_pass1": {"0": 0.3, str(steps): 0.5},
+        "curves": {
+            "gen_s": [gen] * steps,
+            "train_s": [train] * steps,
+            "rollouts": [float(R)] * steps,
+            "samples": [float(B)] * steps,
+            "tokens": [30.0 * R] * steps,
+            "train/entropy": [0.05] * steps,
+        },
         "wall_s": 1.0,
-        "gen_s": gen_s,
-        "train_s": train_s,
-        "curves": curves,
-        "use_hist": {"1": R * steps},
-        "age_hist": {"0": B * steps},
-        "buffer": {"replay_ratio": B / R},
     }
 
 
-def test_median_iqr_plain_and_with_not_reached():
-    assert re_bench.median_iqr([1, 2, 3, 4, 5]) == (3.0, 2.0, 4.0)
-    med, lo, hi = re_bench.median_iqr([1.0, 2.0, 3.0, math.inf])
+def saturating(start: float, top: float, tau: float):
+    return lambda s: start + (top - start) * (1 - math.exp(-s / tau))
+
+
+def test_median_iqr_and_first_crossing() -> None:
+    assert ana.median_iqr([1, 2, 3, 4, 5]) == (3.0, 2.0, 4.0)
+    med, lo, hi = ana.median_iqr([1.0, 2.0, 3.0, math.inf])
     assert (med, lo) == (2.5, 1.75) and hi == math.inf
-    med, lo, hi = re_bench.median_iqr([1.0, math.inf, math.inf, math.inf])
-    assert med == math.inf and lo == math.inf  # 25th percentile interpolates between 1 and inf
-    assert math.isnan(re_bench.median_iqr([])[0])
+    assert math.isnan(ana.median_iqr([])[0]) and ana.median_iqr([math.nan, 2.0])[0] == 2.0
+    assert ana.first_crossing([0, 10, 20], [0.1, math.nan, 0.5], 0.5) == 20
+    assert ana.first_crossing([0, 10], [0.1, 0.2], 0.5) == math.inf
 
 
-def test_first_crossing_skips_nan_and_reports_inf():
-    x = [10, 20, 30, 40]
-    assert re_bench.first_crossing(x, [0.1, math.nan, 0.5, 0.9], 0.5) == 30
-    assert re_bench.first_crossing(x, [0.1, 0.2, 0.3, 0.4], 0.5) == math.inf
-    assert re_bench.first_crossing(x, [0.6, 0.2, 0.3, 0.4], 0.5) == 10
+def test_pilot_fixes_budget_threshold_and_mu() -> None:
+    B = 64
+    runs = [fake_run("on-policy", k, B, B, 400, saturating(0.4, 0.8, 50 + 10 * k), gen=2.0) for k in range(4)]
+    pilot = ana.make_pilot(runs, 10)
+    assert pilot["start"] == pytest.approx(0.4)
+    assert 0.79 < pilot["plateau"] <= 0.8 and abs(pilot["final_slope_per_100_steps"]) < 0.01
+    assert pilot["threshold"] == pytest.approx(0.4 + 0.5 * (pilot["plateau"] - 0.4))
+    # mu = (2 s / 64 rollouts) / (1 s / 64 samples) = 2
+    assert pilot["mu"] == pytest.approx(2.0)
+    # 90% of the rise of the median curve (tau 65) at ~150 steps; budget = 1.5x that, a multiple of 10
+    assert pilot["plateau_step_90pct"] == 150 and pilot["budget_steps"] == 230
+    assert len(pilot["steps_to_threshold"]) == 4 and all(40 <= s <= 70 for s in pilot["steps_to_threshold"])
+    # equal compute at the pilot's mu: T0 (B + mu B) = T (B + mu R)
+    assert ana.budget_steps(pilot, B, B, 10) == 230
+    assert ana.budget_steps(pilot, B, B // 2, 10) == round(230 * 3 / 2 / 10) * 10
+    assert ana.budget_steps(pilot, B, B // 4, 10) == round(230 * 3 / 1.5 / 10) * 10
+    flat = ana.make_pilot([fake_run("on-policy", 0, B, B, 100, lambda s: 0.4 - s * 1e-4)], 10)
+    assert flat["threshold"] == math.inf and flat["budget_steps"] == 100  # no learning: nothing can cross
 
 
-def test_analyze_thresholds_and_compute_axis():
-    B = 32
-    base_accs = [[0.1, 0.3, 0.5, 0.6], [0.1, 0.4, 0.5, 0.5], [0.2, 0.3, 0.6, 0.5], [0.1, 0.3, 0.5, 0.55]]
-    runs = [
-        fake_run(re_bench.BASELINE, s, B, B, a, gen_s=20.0, train_s=10.0) for s, a in enumerate(base_accs)
+def test_analysis_axes_paired_ratios_and_claims(tmp_path: Path) -> None:
+    B = 64
+    base = [fake_run("on-policy", k, B, B, 300, saturating(0.4, 0.8, 60 + 5 * k)) for k in range(4)]
+    pilot = ana.make_pilot(base, 10)
+    pilot["budget_steps"] = 200  # the pilot ran longer than its budget: the analysis cuts it
+    # replay: half the rollouts per step, same per-step learning but one step slower
+    rep = [fake_run("R=B/2 N=8R", k, B // 2, B, 300, saturating(0.4, 0.8, 70 + 5 * k)) for k in range(4)]
+    stats = ana.analyze(base + rep, pilot, ["on-policy", "R=B/2 N=8R"])
+    thr = pilot["threshold"]
+    b, r = stats["arms"]["on-policy"], stats["arms"]["R=B/2 N=8R"]
+    assert b["steps"] == 200 and r["steps"] == 300 and r["seeds"] == [0, 1, 2, 3]
+    steps_b = [
+        ana.first_crossing(
+            range(0, 201, 10), [saturating(0.4, 0.8, 60 + 5 * k)(s) for s in range(0, 201, 10)], thr
+        )
+        for k in range(4)
     ]
-    # replay arm: R = B/4, same per-step accuracy path shifted one eval later, then higher
-    rep_accs = [[0.1, 0.2, 0.4, 0.6], [0.1, 0.3, 0.6, 0.6], [0.1, 0.2, 0.6, 0.6], [0.0, 0.1, 0.2, 0.3]]
-    runs += [fake_run("replay", s, B // 4, B, a) for s, a in enumerate(rep_accs)]
-    arms = [re_bench.Arm(re_bench.BASELINE, 4, B, "core"), re_bench.Arm("replay", 1, 64, "core")]
-    stats = re_bench.analyze(runs, arms)
-    # mu = (20 s / rollouts) / (10 s / samples) with rollouts == samples on-policy -> 2
-    assert stats["mu"][re_bench.BASELINE] == pytest.approx(2.0)
-    # median baseline curve = [0.1, 0.3, 0.5, 0.525] -> peak 0.525, threshold 0.5145
-    assert stats["baseline_peak"][re_bench.BASELINE] == pytest.approx(0.525)
-    assert stats["threshold"][re_bench.BASELINE] == pytest.approx(0.98 * 0.525)
-    base = stats["arms"][re_bench.BASELINE]
-    # per-seed crossing steps: 8, inf, 6, 8 (0.5 < 0.5145 never crosses for seed 1) -> compute per step B + 2B = 96
-    med, lo, hi = base["cross"]["step"]
-    assert med == 8.0 and lo == pytest.approx(7.5) and hi == math.inf
-    assert base["cross"]["compute"][0] == pytest.approx(8 * 96)
-    assert base["reached"] == 3
-    # paired thresholds (98% of the same seed's baseline peak): every baseline seed reaches its own, at steps 8, 6, 6, 8
-    assert base["paired_reached"] == 4 and base["paired_cross"]["step"][0] == pytest.approx(7.0)
-    rep = stats["arms"]["replay"]
+    assert b["cross"]["step"][0] == pytest.approx(np.median(steps_b))
+    # every axis is a fixed multiple of the crossing step here
+    assert b["cross"]["rollouts"][0] == pytest.approx(64 * np.median(steps_b))
+    assert b["cross"]["compute@5.28"][0] == pytest.approx((64 + 5.28 * 64) * np.median(steps_b))
+    assert r["cross"]["tokens"][0] == pytest.approx(30 * 32 * r["cross"]["step"][0])
+    # paired per seed: replay needs 1 step more per 10 but half the rollouts -> rollout ratio ~0.5-0.6
+    ratios = r["paired_values"]["rollouts"]
+    assert len(ratios) == 4 and all(0.45 < x < 0.65 for x in ratios)
+    assert r["paired"]["compute@5.28"][2] < 1 and ana.separated(r, b, "rollouts")
+    text = "\n".join(ana.claims(stats, ["on-policy", "R=B/2 N=8R"]))
+    assert "rollouts: IQRs separate" in text and "4 seeds" in text
+    # an arm that never reaches the threshold: infinite crossings, IQRs do not separate
+    slow = [fake_run("R=B/4 N=8R", k, B // 4, B, 300, lambda s: 0.4) for k in range(2)]
+    stats = ana.analyze(base + rep + slow, pilot, ["on-policy", "R=B/2 N=8R", "R=B/4 N=8R"])
+    s = stats["arms"]["R=B/4 N=8R"]
+    assert s["reached"] == 0 and s["cross"]["step"][0] == math.inf and not ana.separated(s, b, "rollouts")
+    assert "IQRs overlap" in "\n".join(ana.claims(stats, ["R=B/4 N=8R"]))
+
+
+def test_report_works_on_any_subset_and_says_how_many_seeds(tmp_path: Path) -> None:
+    B = 64
+    runs = [fake_run("on-policy", k, B, B, 100, saturating(0.4, 0.8, 30)) for k in range(2)]
+    runs.append(fake_run("R=B/2 N=8R", 0, B // 2, B, 150, saturating(0.4, 0.8, 35)))
+    for r in runs:
+        p = tmp_path / "runs" / bench.slug(r["arm"]) / f"seed{r['seed']}.json"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(json.dumps(r))
+    (tmp_path / "pilot.json").write_text(json.dumps(ana.make_pilot(runs[:2], 10)))
+    text = ana.report(tmp_path, ["on-policy", "R=B/2 N=8R", "R=B/4 N=8R"], {}, "test")
     assert (
-        rep["paired_reached"] == 3 and rep["paired_cross"]["step"][2] == math.inf
-    )  # seed 3 never reaches 0.539
-    # replay crossing steps: 8, 6, 6, inf; compute per step 32 + 2 * 8 = 48
-    assert rep["cross"]["step"][0] == pytest.approx(7.0)
-    assert rep["cross"]["compute"][0] == pytest.approx(7 * 48)
-    assert rep["cross"]["rollouts"][0] == pytest.approx(7 * 8)
-    assert rep["cross"]["tokens"][0] == pytest.approx(7 * 8 * 30)
-    assert rep["peak"][0] == pytest.approx(0.6)
-    assert rep["median_curve_cross"]["step"] == 8.0  # median curve [0.1, 0.2, 0.5, 0.6]: 0.5 < thr, so step 8
-    table = re_bench.results_table(stats, [re_bench.BASELINE, "replay"])
-    assert "| replay | 8 | 8 | 4 |" in table and "3/4" in table and "not reached" not in table
+        "on-policy 2, R=B/2 N=8R 1" in text
+        and "R=B/4" not in text.split("## Checks")[0].split("Seeds per")[1]
+    )
+    assert (tmp_path / "accuracy_core.png").stat().st_size > 1000 and (tmp_path / "results.md").is_file()
 
 
-def test_analyze_not_reached_and_plots(tmp_path):
-    B = 16
-    runs = [fake_run(re_bench.BASELINE, s, B, B, [0.2, 0.8]) for s in range(2)]
-    runs += [fake_run("flat", s, B // 2, B, [0.1, 0.2]) for s in range(2)]
-    arms = [re_bench.Arm(re_bench.BASELINE, 2, B, "core"), re_bench.Arm("flat", 1, 32, "core")]
-    stats = re_bench.analyze(runs, arms)
-    flat = stats["arms"]["flat"]
-    assert flat["reached"] == 0 and flat["cross"]["compute"][0] == math.inf
-    assert "not reached" in re_bench.results_table(stats, ["flat"])
-    files = re_bench.make_plots(stats, runs, arms, tmp_path)
-    assert {"accuracy_core.png", "entropy.png", "histograms.png"} <= set(files)
-    assert all((tmp_path / f).stat().st_size > 1000 for f in files)
-
-
-def test_arms_follow_the_protocol():
-    s = re_bench.FULL
-    arms = {a.name: a for a in re_bench.make_arms(s)}
-    base = arms[re_bench.BASELINE]
+def test_arms_follow_the_protocol_and_runs_are_skipped_when_present(tmp_path: Path) -> None:
+    s = bench.FULL
+    arms = {a.name: a for a in bench.make_arms(s)}
+    base = arms[bench.BASELINE]
     assert base.prompts * s.group_size == s.batch == base.capacity  # R = B = N
-    ys = sorted({s.batch // (a.prompts * s.group_size) for a in arms.values() if a.group == "core"})
-    assert ys == [1, 2, 4]
-    for a in arms.values():
-        batch = s.cd_batch if a.group == "countdown" else s.batch
-        assert a.capacity >= batch and a.capacity >= a.prompts * s.group_size
-    assert any("hindsight" in o for a in arms.values() for o in a.overrides)
+    for y in (2, 4):
+        a = arms[f"R=B/{y} N=8R"]
+        R = a.prompts * s.group_size
+        assert R * y == s.batch and a.capacity == max(8 * R, s.batch)
+    cd = [a for a in arms.values() if a.group == "countdown" and "hindsight" in a.name]
+    assert cd and "learner.loss=asymre" in cd[0].overrides  # hindsight needs a ratio-free loss
+    assert len({bench.slug(n) for n in arms}) == len(arms)
+    job = bench._job(base, s, 0, 10, tmp_path, tmp_path / "work", "model")
+    Path(job["path"]).parent.mkdir(parents=True)
+    Path(job["path"]).write_text("{}")
+    bench.run_jobs([job], 1)  # present: not rerun (it would fail on the bogus model)
 
 
 @pytest.mark.slow
-def test_quick_end_to_end(tmp_path):
-    model = next((c for c in re_bench.MODEL_CANDIDATES if (ROOT / c / "config.json").is_file()), None)
-    if model is None:
+def test_quick_end_to_end(tmp_path: Path) -> None:
+    if not (ROOT / bench.MODEL / "config.json").is_file():
         pytest.skip("no tiny model built")
-    script = ROOT / "benchmarks" / "replay_efficiency.py"
-    cmd = [sys.executable, str(script), "--quick", "--jobs", "2", "--out", str(tmp_path / "out")]
-    subprocess.run([*cmd, "--work", str(tmp_path / "work")], check=True, timeout=300, cwd=ROOT)
-    text = (tmp_path / "out" / "results.md").read_text()
-    assert re_bench.BASELINE in text and (tmp_path / "out" / "runs.csv").is_file()
+    cmd = [sys.executable, str(ROOT / "benchmarks/replay_efficiency.py"), "--quick", "--work", str(tmp_path)]
+    subprocess.run(cmd, check=True, timeout=600, cwd=ROOT)
+    results = tmp_path / "quick" / "results"
+    assert (results / "pilot.json").is_file() and (results / "results.md").is_file()
+    assert len(list(results.glob("runs/*/seed*.json"))) == 2 + 2 * 2  # pilot + (2 replay arms x 2 seeds)
