@@ -21,8 +21,9 @@ item gets its entry, the group mean and size of the rescored group, and a new gr
 advantage the completion would have had had the group been generated for the new goal; relabeling a lone
 success instead would give a z-score of 0. With `store_group=True` the other rescored members are stored
 too (a whole relabeled group). Behaviour log-probs stay those of the original prompt, so for a relabeled
-item the ratio pi(z|q')/pi_old(z|q) compares different prompts: prefer losses without an IS ratio (AsymRE)
-for them, or recompute via the buffer's recompute hook. Relabeled items keep the original policy version
+item the ratio pi(z|q')/pi_old(z|q) compares different prompts: train them with a loss without an IS ratio
+(AsymRE). `RunConfig` refuses buffer.hindsight with GRPO's behaviour ratio (learner.old_logprobs='behaviour'
+or a tis_cap) and says so. Relabeled items keep the original policy version
 and creation step (staleness counts from generation), have `relabeled=True`, and are never relabeled again.
 """
 
