@@ -224,6 +224,8 @@ def run_overrides(arm: Arm, s: Setup, seed: int, steps: int, model: str, out_dir
 
 
 def _git_commit() -> str:
+    if os.environ.get("REPLAY_COMMIT"):  # set when the experiment runs from an exported snapshot of a commit
+        return os.environ["REPLAY_COMMIT"]
     try:
         return subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
