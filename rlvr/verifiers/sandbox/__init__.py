@@ -28,6 +28,19 @@ What it protects against (local backend; each line has an adversarial test in te
   (`*_truncated`), so neither the writer blocks nor host memory grows.
 - Forged results: a `Judge` runs as another uid beside the program and reports on a channel the program
   does not hold (the code verifier decides pass/fail there, never from exit codes or printed text).
+- Reading what it is judged against. The rule: the judge's expectations (`Judge.data`: asserts, expected
+  values) never enter any process, memory, file or kernel object the program can read. By construction: the
+  run spec the program's process is forked with has no judge data; the program is forked first and holds no
+  descriptor but its stdin memfd, stdout, stderr and the two call pipes; only then does the host write
+  `Judge.data` into a pipe whose read end only the judge process holds (init passes it on unread), and the
+  judge, another uid and not dumpable, is the only process that ever reads it (no ptrace, /proc/<pid>/mem,
+  environ or fd access for the program). Warm and cold mode alike.
+- Kernel state that namespaces do not isolate: a seccomp filter (installed in the program's process after
+  no_new_privs, before its code; inherited by its children and exec'd programs; not removable) allows
+  `socket`/`socketpair` only for AF_UNIX, AF_INET and AF_INET6 (AF_VSOCK, netlink, packet, ... get
+  EAFNOSUPPORT), refuses the key syscalls and io_uring (EPERM), and kills a process using another syscall
+  ABI; each program and judge joins a fresh anonymous session keyring (never the host's), and /proc/keys,
+  /proc/key-users read empty, so keys of earlier runs or of the host are neither usable nor listed.
 - Interference between runs: each slot has its own uids, cgroups and network namespace (its runs are
   sequential and nothing persists in it), each run fresh pid/mount/IPC/UTS namespaces and tmpfs dirs, so no
   files, SysV IPC, sockets or processes survive into the next run; slot ids are locked machine-wide, so
@@ -35,8 +48,9 @@ What it protects against (local backend; each line has an adversarial test in te
 
 What it does not protect against:
 
-- Kernel exploits: programs share the host kernel (no seccomp filter, no VM); for hostile code at scale use
-  a VM/gVisor runtime through the Docker backend.
+- Kernel exploits: programs share the host kernel (the seccomp filter trims a few surfaces, it is not an
+  allow-list of syscalls, and there is no VM); for hostile code at scale use a VM/gVisor runtime through the
+  Docker backend.
 - Reading what the read-only system dirs contain (e.g. /usr, the Python installation): visible by design.
 - Side channels (timing, CPU caches) and using resources up to the limits (memory, CPU, `timeout_s`).
 - `network=True` (then the host network is shared) and, without cgroups (`cgroups=False` or unavailable),
