@@ -11,8 +11,11 @@ in the same sandbox but under another uid. Each function under test is a proxy t
 builtin value (`wire.py`: exact types, size- and depth-capped). The judge compares with its own unpatched
 builtins and reports each test on a pipe the program does not hold. So an `__eq__` that always returns
 True cannot cross the boundary, patched builtins stay in the program's process, exiting early (`sys.exit`,
-`os._exit`) means no answers, printed "success" markers mean nothing, the program never sees expected
-outputs, and it cannot signal, trace or write to the judge. IO tests compare stdout in the host.
+`os._exit`) means no answers, printed "success" markers mean nothing, and it cannot signal, trace or write
+to the judge. The expected values reach only the judge (the sandbox writes them to a pipe only the judge holds,
+after the program's process exists), so no frame, object, memory, file or descriptor of the program holds
+them. A candidate's StopIteration never acts as one in the test code, and a builtin's name the program defines
+is the program's function (see `CodeTests.from_asserts`). IO tests compare stdout in the host.
 """
 
 from rlvr.verifiers.code.extract import extract_program
