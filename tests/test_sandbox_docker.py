@@ -32,8 +32,11 @@ from test_sandbox import (  # noqa: F401 - collected again here, with this modul
 from test_sandbox_isolation import (  # noqa: F401
     listener,
     test_host_files_are_not_visible,
+    test_key_syscalls_are_refused,
     test_no_network,
     test_runs_do_not_see_each_other,
+    test_seccomp_filter_cannot_be_removed,
+    test_socket_families_outside_the_network_namespace_are_refused,
     test_system_dirs_are_visible_but_read_only,
     test_writes_outside_the_sandbox_have_no_effect,
 )
@@ -209,25 +212,36 @@ def test_container_limits_as_the_kernel_sees_them(sandbox):
 
 
 def test_disk_filling_is_capped_by_the_tmpfs_size(sandbox):
+    """One big file stops at RLIMIT_FSIZE; many files stop when the dir's tmpfs (max_file_mb) is full."""
     code = src(
         """
         import os
-        for where in ("big.bin", "/tmp/big.bin"):
+        try:
+            with open("big.bin", "wb") as f:
+                for _ in range(100):
+                    f.write(b"x" * (1024 * 1024))
+        except OSError as e:
+            print("big file stopped at", os.path.getsize("big.bin") >> 20, "MiB:", e.strerror)
+        os.remove("big.bin")
+        for where in (".", "/tmp", "/dev/shm"):
             try:
-                with open(where, "wb") as f:
-                    for _ in range(100):
-                        f.write(b"x" * (1024 * 1024))
+                for i in range(100):
+                    with open(f"{where}/f{i}", "wb") as f:
+                        f.write(b"y" * (1024 * 1024))
                 print(where, "not stopped")
             except OSError as e:
-                print(where, "stopped at", os.path.getsize(where) >> 20, "MiB:", e.strerror)
-            os.remove(where)
+                print(where, "stopped at", i, "MiB:", e.strerror)
+            for i in range(100):
+                if os.path.exists(f"{where}/f{i}"):
+                    os.remove(f"{where}/f{i}")
         """
     )
     with Sandbox(dataclass_replace(sandbox.config, max_file_mb=8, pool_size=1)) as small:
         r = small.run(code, timeout_s=10.0)
     lines = r.stdout.splitlines()
-    assert len(lines) == 2 and all("stopped at" in line for line in lines), r
-    assert all(int(line.split()[3]) <= 8 for line in lines)
+    assert lines[0] == "big file stopped at 8 MiB: File too large", r
+    assert [line.split(" stopped at ")[0] for line in lines[1:]] == [".", "/tmp", "/dev/shm"], r
+    assert all(int(line.split()[3]) <= 8 and "No space left on device" in line for line in lines[1:]), r
 
 
 def dataclass_replace(config: SandboxConfig, **changes) -> SandboxConfig:
