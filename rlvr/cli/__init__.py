@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if getattr(args, "imports", None):  # the user's own envs/tasks/verifiers, before anything looks them up
         from rlvr.core.errors import ConfigError
-        from rlvr.envs.registration import import_user_modules
+        from rlvr.core.registry import import_user_modules
 
         try:
             import_user_modules(args.imports)

@@ -8,13 +8,17 @@ packages can contribute entries through Python entry points (`[project.entry-poi
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import re
+import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Generic, TypeVar, overload
 
-from rlvr.core.errors import RegistryError
+from rlvr.core.errors import ConfigError, RegistryError
 
 T = TypeVar("T")
 
@@ -134,3 +138,30 @@ class Registry(Generic[T]):
 
     def __repr__(self) -> str:
         return f"Registry({self.kind!r}, {len(self._items)} entries)"
+
+
+def import_user_modules(modules: Sequence[str]) -> None:
+    """Import the user's modules (dotted names or .py files) so the envs they register become available."""
+    for name in modules:
+        try:
+            if name.endswith(".py"):
+                path = Path(name).expanduser().resolve()
+                if not path.is_file():
+                    raise FileNotFoundError(f"no such file: {str(path)!r}")
+                module_name = f"rlvr_user_{path.stem}"
+                if module_name in sys.modules:
+                    continue
+                spec = importlib.util.spec_from_file_location(module_name, path)
+                assert spec is not None and spec.loader is not None
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[module_name] = module
+                spec.loader.exec_module(module)
+                continue
+            if importlib.util.find_spec(name.split(".")[0]) is None and "" not in sys.path:
+                sys.path.insert(0, os.getcwd())  # a console script does not see the working directory
+            importlib.import_module(name)
+        except Exception as exc:
+            raise ConfigError(
+                f"cannot import {name!r} (given to load your envs): {type(exc).__name__}: {exc}. Pass a module "
+                "importable from the working directory or PYTHONPATH, an installed package, or a .py file path"
+            ) from exc

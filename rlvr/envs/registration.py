@@ -15,8 +15,7 @@ them and register the env under `-vN+1`.
 from __future__ import annotations
 
 import difflib
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -174,38 +173,6 @@ HOW_TO_IMPORT = (
     "line, `env.imports: [MODULE]` in a train config (also reaches Ray workers), `import MODULE` in Python, "
     f"or expose it from an installed package under the {ENTRY_POINT_GROUP!r} entry-point group"
 )
-
-
-def import_user_modules(modules: Sequence[str]) -> None:
-    """Import the user's modules (dotted names or .py files) so the envs they register become available."""
-    import importlib
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    for name in modules:
-        try:
-            if name.endswith(".py"):
-                path = Path(name).expanduser().resolve()
-                if not path.is_file():
-                    raise FileNotFoundError(f"no such file: {str(path)!r}")
-                module_name = f"rlvr_user_{path.stem}"
-                if module_name in sys.modules:
-                    continue
-                spec = importlib.util.spec_from_file_location(module_name, path)
-                assert spec is not None and spec.loader is not None
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[module_name] = module
-                spec.loader.exec_module(module)
-                continue
-            if importlib.util.find_spec(name.split(".")[0]) is None and "" not in sys.path:
-                sys.path.insert(0, os.getcwd())  # a console script does not see the working directory
-            importlib.import_module(name)
-        except Exception as exc:
-            raise ConfigError(
-                f"cannot import {name!r} (given to load your envs): {type(exc).__name__}: {exc}. Pass a module "
-                "importable from the working directory or PYTHONPATH, an installed package, or a .py file path"
-            ) from exc
 
 
 def load_env_plugins() -> None:

@@ -13,10 +13,10 @@ import numpy as np
 
 from rlvr.buffer import ReplayBuffer, ShardedReplayBuffer, make_buffer
 from rlvr.core.errors import ConfigError
+from rlvr.core.registry import import_user_modules
 from rlvr.core.seeding import derive_seed, make_rng
 from rlvr.core.types import Example
 from rlvr.envs import BatchedEnv, hindsight_fns, make_env
-from rlvr.envs.registration import import_user_modules
 from rlvr.policy import GenerationBackend, Learner, SamplingParams, load_model, make_backend, tiny_model
 from rlvr.policy.prompts import encode_prompt, eos_token_ids
 from rlvr.tasks.generated import GeneratedTask
@@ -300,8 +300,8 @@ def preflight(config: RunConfig) -> None:
     """Everything a run needs except model weights, checked before any is loaded (`rlvr train --dry-run`).
 
     Imports the user's env modules, builds the env (its task loaded, which grades every dataset gold, and its
-    options checked),
-    resolves the model name, and checks optional loggers, so a mistake costs seconds and one clear line.
+    options checked), resolves the model name, and checks optional loggers, so a mistake costs seconds and
+    one clear line.
     """
     import importlib.util
 

@@ -17,13 +17,13 @@ Ray is imported lazily, so importing this module does not need Ray.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rlvr.core.errors import ConfigError
+from rlvr.core.registry import import_user_modules
 from rlvr.core.types import Verdict
 from rlvr.verifiers.base import Verifier
 from rlvr.verifiers.pool import VerifierPool
@@ -40,8 +40,7 @@ class VerifierActor:
         memory_mb: int | None = None,
         setup_modules: Sequence[str] = (),
     ) -> None:
-        for module in setup_modules:  # custom verifiers register themselves on import
-            importlib.import_module(module)
+        import_user_modules(setup_modules)  # custom verifiers register themselves on import
         self.pool = VerifierPool(verifier, num_workers=num_workers, timeout_s=timeout_s, memory_mb=memory_mb)
 
     def verify_batch(self, pairs: Sequence[tuple[str, Any]]) -> list[Verdict]:

@@ -26,7 +26,7 @@ class BufferActor:
 
     def __init__(self, config: RunConfig) -> None:
         assert config.distributed is not None
-        setup_actor(config.distributed)
+        setup_actor(config)
         seed_everything(config.train.seed)
         tokenizer = None
         if (

@@ -40,7 +40,7 @@ from rlvr.train.configio import dump_config
 from rlvr.train.distributed.buffer_actor import BufferActor
 from rlvr.train.distributed.learners import LearnerGroup
 from rlvr.train.distributed.rollout_workers import RolloutFleet, split_evenly
-from rlvr.train.distributed.runtime import connect, import_modules
+from rlvr.train.distributed.runtime import connect, import_modules, user_modules
 from rlvr.train.loop import ComputeMeter
 from rlvr.train.metrics import MetricsLogger, plot_metrics
 from rlvr.train.rollouts import RolloutStats
@@ -100,7 +100,7 @@ class DistributedTrainer:
         self.out = Path(config.train.output_dir)
         self.out.mkdir(parents=True, exist_ok=True)
         seed_everything(config.train.seed)
-        import_modules(self.d.setup_modules)
+        import_modules(user_modules(config))
         self.verifier_pool: Any = None
         self.buffer: Any = None
         self.learners: LearnerGroup | None = None
@@ -129,7 +129,7 @@ class DistributedTrainer:
                 timeout_s=cfg.env.verifier_timeout_s,
                 num_cpus=d.verifier_cpus,
                 max_restarts=d.max_restarts,
-                setup_modules=d.setup_modules,
+                setup_modules=user_modules(cfg),
             )
         probe.close()
         self.buffer = ray.remote(BufferActor).options(num_cpus=d.buffer_cpus).remote(cfg)

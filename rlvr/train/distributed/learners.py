@@ -38,7 +38,7 @@ class LearnerWorker:
 
     def __init__(self, config: RunConfig, rank: int, cache_dir: str | None = None) -> None:
         assert config.distributed is not None
-        setup_actor(config.distributed)
+        setup_actor(config)
         seed_everything(config.train.seed)
         self.config = config
         self.rank = rank

@@ -55,7 +55,7 @@ class RolloutWorker:
 
     def __init__(self, config: RunConfig, rank: int, verifier_pool: Any = None) -> None:
         assert config.distributed is not None
-        setup_actor(config.distributed)
+        setup_actor(config)
         seed_everything(config.train.seed)
         self.config = config
         self.rank = rank

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import socket
 from collections.abc import Sequence
 from typing import Any
 
 from rlvr.core.errors import ConfigError
-from rlvr.train.config import DistributedConfig
+from rlvr.train.config import DistributedConfig, RunConfig
 
 
 def connect(config: DistributedConfig, address: str | None = None) -> bool:
@@ -62,24 +61,32 @@ def _check_reachable(address: str | None, timeout_s: float = 10.0) -> None:
         ) from exc
 
 
-def setup_actor(config: DistributedConfig) -> None:
+def setup_actor(config: RunConfig) -> None:
     """First thing in every actor: cap torch threads and import the user's registration modules."""
     import torch
 
-    torch.set_num_threads(config.torch_threads)
-    import_modules(config.setup_modules)
+    assert config.distributed is not None
+    torch.set_num_threads(config.distributed.torch_threads)
+    import_modules(user_modules(config))
+
+
+def user_modules(config: RunConfig) -> list[str]:
+    """The modules that register the user's envs/verifiers/tasks: `env.imports`, then `distributed.setup_modules`."""
+    extra = config.distributed.setup_modules if config.distributed is not None else []
+    return list(dict.fromkeys([*config.env.imports, *extra]))
 
 
 def import_modules(modules: Sequence[str]) -> None:
     """Import each module (custom envs, verifiers and tasks register themselves on import)."""
-    for name in modules:
-        try:
-            importlib.import_module(name)
-        except ImportError as exc:
-            raise ConfigError(
-                f"distributed.setup_modules: cannot import {name!r} here ({exc}); ship it with the job "
-                "(`ray job submit --working-dir .`) or install it on every node"
-            ) from exc
+    from rlvr.core.registry import import_user_modules
+
+    try:
+        import_user_modules(modules)
+    except ConfigError as exc:
+        raise ConfigError(
+            f"{exc}; on a cluster, ship it with the job (`ray job submit --working-dir .`) or install it on "
+            "every node"
+        ) from exc
 
 
 def node_address() -> str:
