@@ -421,3 +421,63 @@ def test_host_session_keyring_is_not_inherited():
     )
     out = subprocess.run([sys.executable, "-c", helper], capture_output=True, text=True, timeout=120)
     assert out.stdout == "False\n", (out.stdout, out.stderr[-2000:])
+
+
+# -- the judge's data -------------------------------------------------------------------------------------------
+SEEK = src(
+    """
+    import gc, os, re, sys
+    pattern = re.compile(rb"rlvr-judge-data-[0-9a-f]{32}")
+    def blobs():
+        frame = sys._getframe()
+        while frame:
+            yield repr(frame.f_locals).encode("utf-8", "backslashreplace")
+            frame = frame.f_back
+        for obj in gc.get_objects():
+            for ref in gc.get_referents(obj):
+                if isinstance(ref, bytes):
+                    yield ref
+                elif isinstance(ref, str):
+                    yield ref.encode("utf-8", "replace")
+        for pid in ["self"] + [p for p in os.listdir("/proc") if p.isdigit()]:
+            try:
+                mem = open(f"/proc/{pid}/mem", "rb", buffering=0)
+                for line in open(f"/proc/{pid}/maps"):
+                    span, perms = line.split()[:2]
+                    lo, hi = (int(x, 16) for x in span.split("-"))
+                    if perms[0] == "r" and "[vvar" not in line:
+                        try:
+                            mem.seek(lo)
+                            yield mem.read(hi - lo)
+                        except (OSError, ValueError, OverflowError):
+                            pass
+            except OSError:
+                pass
+        for fd in range(1024):
+            try:
+                yield os.pread(fd, 1 << 20, 0)
+            except OSError:
+                pass
+        for top in ("/tmp", "/dev/shm", os.getcwd()):
+            for root, _, files in os.walk(top):
+                for name in files:
+                    try:
+                        yield open(os.path.join(root, name), "rb").read()
+                    except OSError:
+                        pass
+    print("found" if any(pattern.search(b) for b in blobs()) else "not found")
+    """
+)
+
+
+def test_judge_data_never_reaches_the_program(sandbox):
+    """A judge's data (the code verifier's expected values) is read by the judge, and found nowhere the program
+    can look: frames, objects, its memory and every process's it can read, descriptors, files."""
+    from rlvr.verifiers.sandbox import Judge
+
+    data = b"rlvr-judge-data-" + secrets.token_hex(16).encode()
+    # the judge holds its data while the program searches, and reports once the program is done (end of file)
+    judge = Judge("import os\nos.read(RPC_IN, 1)\nos.write(REPORT, DATA)\n", data)
+    r = sandbox.run(SEEK, judge=judge)
+    assert r.judge_output == data and r.judge_exit_code == 0, r
+    assert r.stdout == "not found\n", r
