@@ -327,7 +327,7 @@ class LocalBackend:
                 with contextlib.suppress(OSError):
                     proc.terminate()
 
-        spec = memoryview(judge.data if judge is not None else b"")
+        spec = memoryview(bytes(judge.data) if judge is not None else b"")
 
         def close_spec() -> None:
             nonlocal spec_w
