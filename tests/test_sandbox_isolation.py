@@ -368,6 +368,30 @@ def test_seccomp_filter_cannot_be_removed(sandbox):
     assert r.stdout == "2\ndisable -1 22\nown filter 0\nvsock 97\nvsock 97\nvsock 97\n", (r.stdout, r.stderr)
 
 
+def test_seccomp_filter_checks_the_architecture(sandbox):
+    """The filter's first test is the syscall ABI: on x86_64 the x32 numbers (another table, which the rules
+    below would not match) are refused, and a foreign architecture is killed, whatever the syscall."""
+    from rlvr.verifiers.sandbox.inside_seccomp import RET_KILL_PROCESS, SECCOMP_ARCHES, seccomp_program
+
+    for machine, (audit_arch, _) in SECCOMP_ARCHES.items():
+        program = seccomp_program(machine)
+        assert program[0] == (0x20, 0, 0, 4) and program[1][0] == 0x15 and program[1][3] == audit_arch
+        assert program[2 + program[1][2]] == (0x06, 0, 0, RET_KILL_PROCESS)  # arch mismatch -> kill
+    with pytest.raises(OSError, match="riscv64"):
+        seccomp_program("riscv64")
+    if os.uname().machine != "x86_64":
+        return
+    code = src(
+        """
+        import ctypes, errno
+        libc = ctypes.CDLL(None, use_errno=True)
+        ret = libc.syscall(0x40000000 + 41, 40, 1, 0)  # socket(AF_VSOCK, SOCK_STREAM) through the x32 table
+        print(ret, errno.errorcode.get(ctypes.get_errno()))
+        """
+    )
+    assert sandbox.run(code).stdout == "-1 EPERM\n"
+
+
 def test_key_syscalls_are_refused(sandbox):
     code = KEYS + src(
         """
