@@ -297,3 +297,75 @@ def test_repeated_problems_count_once_and_reruns_agree(tmp_path: Path) -> None:
         assert cli(argv) == 0  # a rerun reuses every sample and reports the same numbers
     second = json.loads((folder / "summary.json").read_text())
     assert second["counts"]["reused"] == 162 and second["summary"] == first["summary"]
+
+
+def test_no_resume_never_overwrites_an_earlier_run(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+    assert cli(_small_run(out)) == 0
+    before = (out / "metrics.csv").read_text()
+    capsys.readouterr()
+    for dry in ((), ("--dry-run",)):
+        assert cli([*_small_run(out), "--no-resume", *dry]) == 2
+        err = capsys.readouterr().err
+        assert "holds an earlier run (checkpoint step-000002, metrics.csv)" in err and "--overwrite" in err
+    assert (out / "metrics.csv").read_text() == before  # untouched
+    assert cli([*_small_run(out), "--no-resume", "--overwrite"]) == 0
+    aside = [p for p in tmp_path.iterdir() if p.name.startswith("run.prev-")]
+    assert len(aside) == 1 and (aside[0] / "metrics.csv").read_text() == before
+    # `latest` of the new run names one of its own checkpoints
+    latest = (out / "checkpoints" / "latest").read_text().strip()
+    assert (out / "checkpoints" / latest).is_dir()
+
+
+def test_resume_with_changed_settings_shows_them_and_needs_a_flag(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+    assert cli(_small_run(out)) == 0
+    capsys.readouterr()
+    assert cli([*_small_run(out), "train.steps=3", "learner.lr=5e-4", "rollout.group_size=2"]) == 2
+    err = capsys.readouterr().err
+    assert "learner.lr: 0.0001 -> 0.0005" in err and "rollout.group_size: 4 -> 2" in err
+    assert "train.steps" not in err  # running longer is what resuming is for
+    assert "--accept-changes" in err
+    assert cli([*_small_run(out), "train.steps=3"]) == 0  # more steps alone: resumes quietly
+    assert cli([*_small_run(out), "train.steps=4", "learner.lr=5e-4", "--accept-changes"]) == 0
+    assert (out / "config.prev-1.yaml").is_file()
+    assert "lr: 0.0005" in (out / "config.yaml").read_text()
+
+
+def test_sigterm_checkpoints_and_the_run_resumes(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    args = [a for a in _small_run(out) if not a.startswith("train.steps=")] + ["train.steps=200"]
+    cmd = [sys.executable, "-m", "rlvr", *args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None:  # wait for a logged step
+        metrics = out / "metrics.csv"
+        if metrics.exists() and len(metrics.read_text().splitlines()) >= 3:
+            break
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=240)
+    assert proc.returncode == 130, stderr[-2000:]
+    assert "run the same command again to resume" in stderr
+    latest = (out / "checkpoints" / "latest").read_text().strip()
+    stopped_at = int(latest.split("-")[1])
+    assert 2 <= stopped_at < 200
+    rows = (out / "metrics.csv").read_text().splitlines()
+    assert len(rows) - 1 == stopped_at  # every logged step is in the checkpoint: nothing lost
+    resumed = [a for a in args if not a.startswith("train.steps=")] + [f"train.steps={stopped_at + 1}"]
+    assert cli(resumed) == 0
+    assert len((out / "metrics.csv").read_text().splitlines()) - 1 == stopped_at + 1
+
+
+def test_progress_shows_loss_and_the_latest_held_out_score() -> None:
+    from rlvr.train.metrics import progress_fields
+
+    fields = progress_fields(
+        {"rollout/reward_mean": 0.5, "train/loss": 0.01234}, {"eval/pass@1": 0.4321}, R=8
+    )
+    assert fields == {"reward": "0.500", "loss": "0.0123", "heldout@1": "0.432", "R": 8}

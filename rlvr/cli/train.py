@@ -23,7 +23,21 @@ def add_parser(sub: Any) -> None:
     add_option_args(p, "config override", "train.steps=10 (or -o train.steps=10)")
     add_import_arg(p)
     p.add_argument("--output-dir", help="shorthand for train.output_dir=...")
-    p.add_argument("--no-resume", action="store_true", help="start fresh even if output_dir has checkpoints")
+    p.add_argument(
+        "--no-resume",
+        action="store_true",
+        help="start fresh; refused where output_dir holds an earlier run unless --overwrite is given",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --no-resume: move an earlier run in output_dir aside (to <dir>.prev-<time>) and start fresh",
+    )
+    p.add_argument(
+        "--accept-changes",
+        action="store_true",
+        help="resume even though learning settings differ from the run's saved config (differences are shown)",
+    )
     p.add_argument(
         "--dry-run",
         action="store_true",
@@ -73,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
         overrides.append(f"train.output_dir={args.output_dir}")
     if args.no_resume:
         overrides.append("train.resume=false")
+    if args.overwrite:
+        overrides.append("train.overwrite=true")
+    if args.accept_changes:
+        overrides.append("train.accept_changes=true")
     if (
         args.address
     ):  # turns the Ray runtime on (default settings unless the config has a distributed section)
@@ -105,8 +123,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         from rlvr.train.loop import train
 
-        rows = train(config)
+        try:
+            rows = train(config)
+        except ConfigError as exc:  # e.g. the output dir holds a run that must not be overwritten
+            print(f"rlvr train: {exc}", file=sys.stderr)
+            return 2
     if rows:
         print(f"rlvr train: {len(rows)} steps -> {config.train.output_dir} | {summarize(rows)}")
         print(f"rlvr train: plot: {config.train.output_dir}/training.png")
+        if rows[-1]["step"] < config.train.steps:  # a signal stopped it after a checkpoint
+            print(
+                f"rlvr train: stopped at step {int(rows[-1]['step'])} of {config.train.steps}; the checkpoint is "
+                "saved: run the same command again to resume",
+                file=sys.stderr,
+            )
+            return 130
     return 0

@@ -305,7 +305,10 @@ def preflight(config: RunConfig) -> None:
     """
     import importlib.util
 
+    from rlvr.train.rundir import prepare_run_dir
+
     import_user_modules(config.env.imports)
+    prepare_run_dir(config, apply=False)
     check_model_name(config.model.name)
     try:
         env = make_env(config.env.id, **config.env.kwargs)

@@ -188,6 +188,12 @@ class TrainConfig:
     """Checkpoints kept on disk (older ones are pruned)."""
     resume: bool = True
     """Continue from the newest checkpoint in output_dir if there is one."""
+    overwrite: bool = False
+    """With resume=false and an earlier run in output_dir: move that run aside (never deleted) instead of
+    refusing to start."""
+    accept_changes: bool = False
+    """Resume even though learning settings differ from the run's saved config (the differences are logged
+    and the old config kept as config.prev-N.yaml); without it such a resume is refused."""
     tensorboard: bool = True
     """Also log metrics to TensorBoard (output_dir/tensorboard)."""
     wandb_project: str | None = None

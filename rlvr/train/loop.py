@@ -39,9 +39,10 @@ from rlvr.train.checkpoint import (
 )
 from rlvr.train.config import RunConfig
 from rlvr.train.configio import dump_config
-from rlvr.train.metrics import ComputeMeter, MetricsLogger, plot_metrics
+from rlvr.train.metrics import ComputeMeter, MetricsLogger, plot_metrics, progress_fields
 from rlvr.train.plan import hint as plan_hint
 from rlvr.train.rollouts import RolloutProducer
+from rlvr.train.rundir import GracefulStop, prepare_run_dir
 
 log = logging.getLogger("rlvr.train")
 
@@ -58,6 +59,7 @@ class Trainer:
         self.config = config
         self.on_step = on_step
         self.out = Path(config.train.output_dir)
+        prepare_run_dir(config)  # refuses to overwrite an earlier run or to resume it with other settings
         self.out.mkdir(parents=True, exist_ok=True)
         seed_everything(config.train.seed)
         self.model, self.tokenizer = build_model(config.model, config.train.seed, cache_dir=self.out)
@@ -75,6 +77,7 @@ class Trainer:
         self.stream = ExampleStream(self.env.task, config.train.seed)
         self.compute = ComputeMeter()
         self.step = 0
+        self.stopped_by: int | None = None  # the signal that stopped the last fit(), if any
         self.version = 0  # optimizer steps taken = the learner's policy version
         self._synced_state: dict[str, torch.Tensor] | None = None
         self._eval: list[Any] = []  # held-out env and examples, built at the first evaluation
@@ -177,6 +180,8 @@ class Trainer:
         rows: list[dict[str, float]] = []
         bar = _progress(cfg.train.steps, self.step, enabled=cfg.train.progress)
         R, P = cfg.rollout.rollouts_per_step, cfg.rollout.prompts_per_step
+        stop = GracefulStop().__enter__()  # SIGTERM/SIGINT: finish the step, checkpoint, return
+        last_eval: dict[str, float] = {}  # the console keeps showing the latest held-out result
         try:
             while self.step < cfg.train.steps:
                 step_start = time.perf_counter()
@@ -206,7 +211,8 @@ class Trainer:
                     },
                 )
                 if cfg.eval.every and (self.step % cfg.eval.every == 0 or self.step == cfg.train.steps):
-                    metrics.update(self.evaluate())
+                    last_eval = self.evaluate()
+                    metrics.update(last_eval)
                 if self.step == min(PLAN_HINT_STEP, cfg.train.steps):  # mu has settled a little by now
                     message = plan_hint(self.compute.mu, R, cfg.train.batch_size, cfg.buffer.capacity)
                     if message:
@@ -217,16 +223,22 @@ class Trainer:
                     self.on_step(self.step, metrics)
                 if bar is not None:
                     bar.update(1)
-                    bar.set_postfix(
-                        reward=f"{metrics['rollout/reward_mean']:.3f}",
-                        acc=f"{metrics['rollout/accuracy']:.2f}",
-                        R=R,
-                        buf=len(self.buffer),
-                    )
+                    bar.set_postfix(progress_fields(metrics, last_eval, R=R, buf=len(self.buffer)))
                 every = cfg.train.checkpoint_every
-                if (every and self.step % every == 0) or self.step == cfg.train.steps:
+                if (
+                    (every and self.step % every == 0)
+                    or self.step == cfg.train.steps
+                    or stop.requested is not None
+                ):
                     self.save_checkpoint()
+                if stop.requested is not None:
+                    log.warning(
+                        "stopped at step %d; checkpoint saved, rerun the command to resume", self.step
+                    )
+                    break
         finally:
+            stop.__exit__()
+            self.stopped_by = stop.requested
             if bar is not None:
                 bar.close()
             logger.close()

@@ -171,6 +171,19 @@ class MetricsLogger:
             self._wandb = None
 
 
+def progress_fields(
+    metrics: Mapping[str, float], last_eval: Mapping[str, float], **extra: Any
+) -> dict[str, Any]:
+    """What the progress bar shows: rollout reward and loss each step, the latest held-out pass@1 once known."""
+    fields: dict[str, Any] = {"reward": f"{metrics.get('rollout/reward_mean', float('nan')):.3f}"}
+    if "train/loss" in metrics:
+        fields["loss"] = f"{metrics['train/loss']:.4f}"
+    for key, label in (("eval/pass@1", "heldout@1"), ("eval/gold_prob", "gold_p")):
+        if key in last_eval:
+            fields[label] = f"{last_eval[key]:.3f}"
+    return {**fields, **extra}
+
+
 def _series(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[list[float], list[float]]:
     xs, ys = [], []
     for row in rows:

@@ -121,6 +121,8 @@ def fit_async(trainer: DistributedTrainer, logger: MetricsLogger, bar: Any) -> l
             }
         )
         rows.append(trainer.end_step(metrics, logger, bar))
+        if trainer.stop.requested is not None:  # end_step has saved a checkpoint
+            break
         step_start = time.perf_counter()
         produced, train_s, samples, updates, sums, age_max = [], 0.0, 0, 0, {}, 0.0
     return rows  # calls still in flight end with the actors (the checkpoint is already written)

@@ -42,8 +42,9 @@ from rlvr.train.distributed.learners import LearnerGroup
 from rlvr.train.distributed.rollout_workers import RolloutFleet, split_evenly
 from rlvr.train.distributed.runtime import connect, import_modules, user_modules
 from rlvr.train.loop import ComputeMeter
-from rlvr.train.metrics import MetricsLogger, plot_metrics
+from rlvr.train.metrics import MetricsLogger, plot_metrics, progress_fields
 from rlvr.train.rollouts import RolloutStats
+from rlvr.train.rundir import GracefulStop, prepare_run_dir
 
 log = logging.getLogger("rlvr.train.distributed")
 
@@ -98,7 +99,11 @@ class DistributedTrainer:
         self.d: DistributedConfig = config.distributed
         self.on_step = on_step
         self.out = Path(config.train.output_dir)
+        prepare_run_dir(config)  # refuses to overwrite an earlier run or to resume it with other settings
         self.out.mkdir(parents=True, exist_ok=True)
+        self.stop = GracefulStop()  # SIGTERM/SIGINT: finish the step, checkpoint, return
+        self.stopped_by: int | None = None
+        self.last_eval: dict[str, float] = {}
         seed_everything(config.train.seed)
         import_modules(user_modules(config))
         self.verifier_pool: Any = None
@@ -319,6 +324,7 @@ class DistributedTrainer:
         if resumed_from is not None:
             logger.truncate(after_step=self.step)
         bar = _progress(cfg.train.steps, self.step, enabled=cfg.train.progress, mode=self.d.mode)
+        self.stop.__enter__()
         try:
             if self.d.mode == "async":
                 from rlvr.train.distributed.async_loop import fit_async
@@ -327,6 +333,8 @@ class DistributedTrainer:
             else:
                 rows = self._fit_sync(logger, bar)
         finally:
+            self.stop.__exit__()
+            self.stopped_by = self.stop.requested
             if bar is not None:
                 bar.close()
             logger.close()
@@ -338,7 +346,7 @@ class DistributedTrainer:
 
     def _fit_sync(self, logger: MetricsLogger, bar: Any) -> list[dict[str, float]]:
         rows: list[dict[str, float]] = []
-        while self.step < self.config.train.steps:
+        while self.step < self.config.train.steps and self.stop.requested is None:
             step_start = time.perf_counter()
             _, rstats = self.produce_round()
             train_s, samples, metrics = self.update()
@@ -353,20 +361,30 @@ class DistributedTrainer:
         """Evaluate if due, log, report, checkpoint if due; returns the logged row."""
         cfg = self.config
         if cfg.eval.every and (self.step % cfg.eval.every == 0 or self.step == cfg.train.steps):
-            metrics.update(self.evaluate())
+            self.last_eval = self.evaluate()
+            metrics.update(self.last_eval)
         logger.log(self.step, metrics)
         if self.on_step is not None:
             self.on_step(self.step, metrics)
         if bar is not None:
             bar.update(1)
             bar.set_postfix(
-                reward=f"{metrics.get('rollout/reward_mean', float('nan')):.3f}",
-                ratio=f"{metrics['compute/replay_ratio']:.2f}",
-                v=int(self.version),
+                progress_fields(
+                    metrics,
+                    self.last_eval,
+                    ratio=f"{metrics['compute/replay_ratio']:.2f}",
+                    v=int(self.version),
+                )
             )
         every = cfg.train.checkpoint_every
-        if (every and self.step % every == 0) or self.step == cfg.train.steps:
+        if (
+            (every and self.step % every == 0)
+            or self.step == cfg.train.steps
+            or self.stop.requested is not None
+        ):
             self.save_checkpoint()
+        if self.stop.requested is not None:
+            log.warning("stopped at step %d; checkpoint saved, rerun the command to resume", self.step)
         return {"step": float(self.step), **metrics}
 
     def close(self) -> None:
