@@ -216,6 +216,7 @@ def _pid_when_back(actor: object, method: str = "pid", timeout_s: float = 120.0)
 
 def test_sync_mode_matches_the_single_process_trainer(tmp_path: Path, ray_local) -> None:
     """W=1, T=2: same rollouts, same batches, and the data-parallel update equals the one-process update."""
+
     # Adam divides by sqrt(v) + eps: with eps=1e-8, a near-zero gradient whose last bits differ between the
     # 2-rank all-reduce and the one-process sum (float addition is not associative) moves its weight by a
     # different fraction of lr. A larger eps keeps this comparison about the algorithm, not the summation order.
@@ -435,3 +436,13 @@ def _scaled(trainer: DistributedTrainer) -> dict[str, torch.Tensor]:
     """The learner's weights with the embeddings scaled up (a large, visible change)."""
     weights = trainer.learners.all_weights()[0]  # type: ignore[union-attr]
     return {k: v * 3.0 for k, v in weights.items() if "embed_tokens" in k}
+
+
+def test_unplaceable_actors_fail_at_once_instead_of_waiting_forever(tmp_path: Path, ray_local) -> None:
+    """Rollout workers that cannot all be placed are refused before any actor is created (issue 16.10); before,
+    this call waited forever (pytest's timeout is what would catch a regression)."""
+    start = time.monotonic()
+    with pytest.raises(
+        ConfigError, match=r"need 6.5 CPUs together but the Ray cluster has 4 \(2 rollout x 3"
+    ):
+        DistributedTrainer(tiny_config(tmp_path / "big", dist(rollout_workers=2, rollout_cpus=3.0)))

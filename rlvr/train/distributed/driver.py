@@ -40,7 +40,7 @@ from rlvr.train.configio import dump_config
 from rlvr.train.distributed.buffer_actor import BufferActor
 from rlvr.train.distributed.learners import LearnerGroup
 from rlvr.train.distributed.rollout_workers import RolloutFleet, split_evenly
-from rlvr.train.distributed.runtime import connect, import_modules, user_modules
+from rlvr.train.distributed.runtime import check_capacity, connect, import_modules, user_modules
 from rlvr.train.loop import ComputeMeter
 from rlvr.train.metrics import MetricsLogger, plot_metrics, progress_fields
 from rlvr.train.rollouts import RolloutStats
@@ -122,6 +122,7 @@ class DistributedTrainer:
         import ray
 
         cfg, d = self.config, self.d
+        check_capacity(d)  # before any actor exists: an unplaceable one would be waited for forever
         probe = make_env(cfg.env.id, **cfg.env.kwargs)  # the driver owns the example stream
         self.task = probe.task
         if d.verifier_actors:

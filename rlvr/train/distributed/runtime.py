@@ -103,6 +103,39 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def resource_demand(config: DistributedConfig) -> dict[str, float]:
+    """CPUs and GPUs that every actor of a run asks for together (rollout, learner, verifier and buffer)."""
+    return {
+        "CPU": config.rollout_workers * config.rollout_cpus
+        + config.learner_ranks * config.learner_cpus
+        + config.verifier_actors * config.verifier_cpus
+        + config.buffer_cpus,
+        "GPU": config.rollout_workers * config.rollout_gpus + config.learner_ranks * config.learner_gpus,
+    }
+
+
+def check_capacity(config: DistributedConfig) -> None:
+    """Refuse a run whose actors the cluster can never hold all at once (else Ray waits for them forever)."""
+    import ray
+
+    total = ray.cluster_resources()
+    for kind, wanted in resource_demand(config).items():
+        have = float(total.get(kind, 0.0))
+        if wanted > have + 1e-9:
+            raise ConfigError(
+                f"the run's actors need {wanted:g} {kind}s together but the Ray cluster has {have:g} "
+                f"({config.rollout_workers} rollout x {getattr(config, f'rollout_{kind.lower()}s'):g}, "
+                f"{config.learner_ranks} learner x {getattr(config, f'learner_{kind.lower()}s'):g}"
+                + (
+                    f", {config.verifier_actors} verifier x {config.verifier_cpus:g}, buffer {config.buffer_cpus:g}"
+                    if kind == "CPU"
+                    else ""
+                )
+                + "); lower distributed.rollout_workers or the per-actor *_cpus/*_gpus (fractions are fine), "
+                "or add nodes (distributed.num_cpus sets a local Ray's size)"
+            )
+
+
 def learner_placement_group(config: DistributedConfig, timeout_s: float = 120.0) -> Any:
     """A placement group with one bundle per learner rank (None if placement='none' or nothing to reserve)."""
     import ray
