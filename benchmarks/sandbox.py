@@ -70,6 +70,21 @@ def humaneval_program(problem: dict[str, Any]) -> str:
     )  # fmt: skip
 
 
+def sandbox_backends(pool: int, docker: bool = False) -> list[tuple[str, SandboxConfig]]:
+    """The sandboxes compared, one row each per workload; add a backend here (e.g. docker) to get its rows."""
+    backends = [
+        ("rlvr sandbox, cold (fresh launcher per run)", SandboxConfig(warm=False, pool_size=pool)),
+        ("rlvr sandbox, warm pool", SandboxConfig(warm=True, pool_size=pool)),
+    ]
+    if docker:  # a container per run; needs scripts/docker_sandbox.sh --gvisor (daemon, image, runsc)
+        backends += [
+            ("docker (runc), container per run", SandboxConfig(backend="docker", pool_size=pool)),
+            ("docker + gVisor (runsc), container per run",
+             SandboxConfig(backend="docker", docker_runtime="runsc", pool_size=pool)),
+        ]  # fmt: skip
+    return backends
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -80,6 +95,7 @@ def main() -> None:
         "--threads", type=int, default=os.cpu_count() or 2, help="threads for the parallel column"
     )
     parser.add_argument("--quick", action="store_true", help="60 trivial runs, 40 problems")
+    parser.add_argument("--docker", action="store_true", help="add docker and docker+gVisor rows")
     args = parser.parse_args()
     if args.quick:
         args.runs, args.problems = 60, 40
@@ -87,34 +103,33 @@ def main() -> None:
 
     py = sys.executable
     pool = max(args.threads, 2)
-    warm = Sandbox(SandboxConfig(warm=True, pool_size=pool)).start()
-    cold = Sandbox(SandboxConfig(warm=False, pool_size=pool)).start()
+    sandboxes = [(name, Sandbox(config).start()) for name, config in sandbox_backends(pool, args.docker)]
     lines: list[str] = []
     header = f"{'':<44} {'runs/s':>9} {'runs/s':>9} {'p50 ms':>9} {'p99 ms':>9} {'p50/floor':>9}"
     sub = f"{'':<44} {'1 thread':>9} {f'{args.threads} thr':>9} {'':>9} {'':>9} {'':>9}"
+
+    def both(fn: Callable[[Any], Any], items: Sequence[Any], label: str) -> tuple[Any, Any]:
+        return timed(fn, items, 1, label), timed(fn, items, args.threads, label + " ||")
+
+    def bare(*flags: str) -> Callable[[str], Any]:
+        return lambda c: subprocess.run([py, *flags, "-c", c], check=True)
+
     try:
         trivial = ["pass"] * args.runs
-        bare = timed(lambda c: subprocess.run([py, "-c", c], check=True), trivial, 1, "python -c pass")
-        floor = statistics.median(bare[1]) * 1000
-        results = [
-            ("subprocess: python -c pass  (floor)", bare,
-             timed(lambda c: subprocess.run([py, "-c", c], check=True), trivial, args.threads, "python -c pass ||")),
-            ("subprocess: python -I -S -c pass (no site)",
-             timed(lambda c: subprocess.run([py, "-I", "-S", "-c", c], check=True), trivial, 1, "python -I -S"),
-             timed(lambda c: subprocess.run([py, "-I", "-S", "-c", c], check=True), trivial, args.threads, "-I -S ||")),
-            ("rlvr sandbox, cold (fresh launcher per run)", timed(cold.run, trivial, 1, "cold"),
-             timed(cold.run, trivial, args.threads, "cold ||")),
-            ("rlvr sandbox, warm pool", timed(warm.run, trivial, 1, "warm"),
-             timed(warm.run, trivial, args.threads, "warm ||")),
-        ]  # fmt: skip
+        rows = [("subprocess: python -c pass  (floor)", *both(bare(), trivial, "python -c pass"))]
+        floor = statistics.median(rows[0][1][1]) * 1000
+        rows.append(("subprocess: python -I -S -c pass (no site)", *both(bare("-I", "-S"), trivial, "-I -S")))
+        rows += [(name, *both(sb.run, trivial, name)) for name, sb in sandboxes]
         lines += ["", f"Trivial program (`pass`), {args.runs} runs per cell", header, sub]
-        lines += [row(name, s, p, floor) for name, s, p in results]
+        lines += [row(name, s, p, floor) for name, s, p in rows]
+        worst = max(
+            statistics.median(s[1]) * 1000 / floor for name, s, _ in rows[2:] if name.startswith("rlvr")
+        )
+        lines.append(f"{'slowest sandbox p50 / floor (limit 1.5x)':<44} {worst:>48.2f}x")
 
         problems = list(read_problems().values())[: args.problems]
         programs = [humaneval_program(p) for p in problems]
         pairs = [(p["canonical_solution"], CodeTests.from_humaneval(p)) for p in problems]
-        vwarm = CodeVerifier(CodeVerifierConfig(timeout_s=30.0), sandbox=warm)
-        vcold = CodeVerifier(CodeVerifierConfig(timeout_s=30.0), sandbox=cold)
 
         def check(verifier: CodeVerifier) -> Callable[[tuple[str, CodeTests]], None]:
             def go(pair: tuple[str, CodeTests]) -> None:
@@ -124,25 +139,21 @@ def main() -> None:
 
             return go
 
-        results = [
-            ("subprocess: python -c program+check (no iso.)",
-             timed(lambda c: subprocess.run([py, "-c", c], check=True), programs, 1, "he subprocess"),
-             timed(lambda c: subprocess.run([py, "-c", c], check=True), programs, args.threads, "he subprocess ||")),
-            ("rlvr CodeVerifier, cold", timed(check(vcold), pairs, 1, "he cold"),
-             timed(check(vcold), pairs, args.threads, "he cold ||")),
-            ("rlvr CodeVerifier, warm pool", timed(check(vwarm), pairs, 1, "he warm"),
-             timed(check(vwarm), pairs, args.threads, "he warm ||")),
-        ]  # fmt: skip
+        rows = [("subprocess: python -c program+check (no iso.)", *both(bare(), programs, "he subprocess"))]
+        for name, sb in sandboxes:
+            verifier = CodeVerifier(CodeVerifierConfig(timeout_s=30.0), sandbox=sb)
+            label = name.replace("rlvr sandbox", "rlvr CodeVerifier").split(" (")[0]
+            rows.append((label, *both(check(verifier), pairs, "he " + label)))
         lines += [
             "",
             f"HumanEval canonical solutions ({len(problems)} problems, all tests), per problem",
             header,
             sub,
         ]
-        lines += [row(name, s, p, floor) for name, s, p in results]
+        lines += [row(name, s, p, floor) for name, s, p in rows]
     finally:
-        warm.close()
-        cold.close()
+        for _, sb in sandboxes:
+            sb.close()
     lines += [
         "",
         f"floor = p50 of `python -c pass` = {floor:.2f} ms; machine: {os.cpu_count()} CPUs, "
