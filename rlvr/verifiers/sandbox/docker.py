@@ -33,7 +33,8 @@ from rlvr.verifiers.sandbox.config import ExecResult, Judge, SandboxConfig
 from rlvr.verifiers.sandbox.rootfs import inside_source
 
 SETUP_TIMEOUT_S = 120.0
-POLL_S = 0.005
+POLL_S = 0.002
+CHECK_S = 0.05
 UID, JUDGE_UID = 1000, 1001
 BOOT = (
     "import marshal,os;a=marshal.loads(open('/rlvr/in/args.bin','rb').read());"
@@ -93,11 +94,14 @@ def _raw_socket(attachment: Any) -> Any:
     return getattr(attachment, "_sock", attachment)  # the SDK wraps the socket in a SocketIO
 
 
-def _send_spec(attachment: Any, data: bytes) -> None:
+def _send_spec(attachment: Any, data: bytes, timeout: float) -> None:
     """Write the judge's data to the container's stdin and close it (the judge reads to end of file)."""
     sock = _raw_socket(attachment)
     try:
+        sock.settimeout(timeout)
         sock.sendall(data)
+    except OSError:
+        pass  # the container is gone (or the judge stopped reading): the judge's report says what happened
     finally:
         _close_attachment(attachment)
 
@@ -294,8 +298,8 @@ class DockerBackend:
     def _watch(self, container: Any, out: Path, timeout: float, spec: tuple[Any, bytes] | None) -> ExecResult:
         container.start()
         status_path = out / "status"
-        begin = time.monotonic()
-        started = killed = None
+        begin = last_check = time.monotonic()
+        started = killed = finished = None
         timed_out = False
         while True:
             now = time.monotonic()
@@ -304,11 +308,16 @@ class DockerBackend:
                 started = now
                 if (
                     spec is not None
-                ):  # the program's process exists (forked before this): now the judge's data
-                    _send_spec(*spec)
-            container.reload()
-            if container.status in ("exited", "dead"):
+                ):  # the program's process exists (forked before this): the judge's data now
+                    _send_spec(*spec, timeout=timeout + SETUP_TIMEOUT_S)
+            if status[1:2] == b"E":  # init reported the end; it exits at once, taking the container down
+                finished = now
                 break
+            if now - last_check >= CHECK_S:  # the daemon is asked less often than the status file is read
+                last_check = now
+                container.reload()
+                if container.status in ("exited", "dead"):
+                    break
             deadline = started + timeout if started is not None else begin + SETUP_TIMEOUT_S
             if now >= deadline and killed is None:
                 timed_out = started is not None
@@ -316,7 +325,10 @@ class DockerBackend:
                 with contextlib.suppress(Exception):
                     container.kill()
             time.sleep(POLL_S)
-        end = time.monotonic() if killed is None else killed
+        with contextlib.suppress(Exception):
+            container.wait(timeout=SETUP_TIMEOUT_S)  # its exit state (OOMKilled) is final only once it exited
+        container.reload()
+        end = finished or killed or time.monotonic()
         oom = bool(container.attrs.get("State", {}).get("OOMKilled"))
         status, _ = _read_capped(status_path, 1 << 20)
         if status[:1] != b"S":
