@@ -15,6 +15,7 @@ where a hard deadline applies.
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.deadline import check as check_deadline
@@ -48,10 +49,11 @@ def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
     if isinstance(gold, Equation):
         if isinstance(pred, Equation):
             return _equations_equal(gold, pred, opts)
-        return _is_name(gold.lhs) and answers_equal(gold.rhs, pred, opts)
+        # a labelled gold `(p, q) = (3, 2)`, `AB = 4`, `V_1:V_2 = 11:21` is answered by its value
+        return is_label(gold.lhs) and answers_equal(gold.rhs, pred, opts)
     if isinstance(pred, Equation):
-        # `x = 5` for `5`; `n = 1, 2` for `1, 2`
-        return _is_name(pred.lhs) and answers_equal(gold, pred.rhs, opts)
+        # `x = 5` for `5`; `n = 1, 2` for `1, 2`; `\det(A) = -2` for `-2`
+        return is_label(pred.lhs) and answers_equal(gold, pred.rhs, opts)
     if isinstance(gold, Scalar):
         return isinstance(pred, Scalar) and scalars_equal(gold, pred, opts)
     if isinstance(gold, Interval) or isinstance(pred, Interval):
@@ -76,8 +78,40 @@ def _is_name(a: Answer) -> bool:
     return isinstance(a, Scalar) and a.node[0] in ("sym", "apply")
 
 
+def _label_node(node: Node) -> bool:
+    """Whether an expression only names a quantity: `x`, `f(x)`, `AB`, `|AB|`, `\\det(A)`, `\\frac{NO}{BO}`,
+    `f^{-1}(x)`. Numbers or sums make it a condition (`2x = 4`, `x + y = 5`), never a label."""
+    kind = node[0]
+    if kind in ("sym", "apply"):
+        return True
+    if kind == "mul":
+        factors = node[1]
+        if (
+            len(factors) == 2
+            and factors[0][0] == "pow"
+            and factors[0][1][0] == "sym"
+            and factors[1][0] == "sym"
+        ):
+            return factors[0][2] == ("neg", ("num", Fraction(1), None, None))  # f^{-1}(x)
+        return all(f[0] == "sym" for f in factors)
+    if kind == "div":
+        return _label_node(node[1]) and _label_node(node[2])
+    if kind == "func" and node[1] in ("Abs", "det") and len(node[2]) == 1:
+        return _label_node(node[2][0])
+    return False
+
+
+def is_label(a: Answer) -> bool:
+    """Whether the left side of `lhs = value` names what the value is (a name, tuple or ratio of names)."""
+    if isinstance(a, Scalar):
+        return _label_node(a.node)
+    if isinstance(a, Seq) and a.ordered and a.left in ("(", ":") and a.items:
+        return all(isinstance(i, Scalar) and _label_node(i.node) for i in a.items)
+    return False
+
+
 def _equations_equal(gold: Equation, pred: Equation, opts: CompareOptions) -> bool:
-    if _is_name(gold.lhs) and _is_name(pred.lhs) and gold.lhs.node == pred.lhs.node:  # type: ignore[union-attr]
+    if is_label(gold.lhs) and is_label(pred.lhs) and gold.lhs.show() == pred.lhs.show():
         return answers_equal(gold.rhs, pred.rhs, opts)
     if not all(isinstance(side, Scalar) for side in (gold.lhs, gold.rhs, pred.lhs, pred.rhs)):
         return False
@@ -149,13 +183,23 @@ def _matrices_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
 
 def _seqs_equal(gold: Seq, pred: Seq, opts: CompareOptions) -> bool:
     g_items, p_items = gold.items, pred.items
+    if not gold.ordered and not pred.ordered:
+        g_items, p_items = _distinct_tuples(g_items), _distinct_tuples(p_items)
     if len(g_items) != len(p_items):
         return False
-    # `x = 1 or x = 2` against `1, 2`: compare the values
     if not any(isinstance(i, Equation) for i in g_items) and all(
         isinstance(i, Equation) and _is_name(i.lhs) for i in p_items
     ):
+        names = [i.lhs.show() for i in p_items]  # type: ignore[union-attr]
+        if gold.ordered and len(set(names)) == len(names) and all(len(n) == 1 for n in names):
+            # `y = -1, x = 3` against the point `(3, -1)`: coordinates in the order of their names
+            p_items = [i for _, i in sorted(zip(names, p_items), key=lambda t: t[0])]
+        # `x = 1 or x = 2` against `1, 2`: compare the values
         p_items = [i.rhs for i in p_items]  # type: ignore[union-attr]
+    labelled = [isinstance(i, Equation) and is_label(i.lhs) for i in g_items]
+    if all(labelled) and not any(isinstance(i, Equation) for i in p_items):
+        # `AB = 4, CD = 5` answered `4, 5`: bare values in the order of the gold's labels, never re-matched
+        return all(answers_equal(a.rhs, b, opts) for a, b in zip(g_items, p_items))  # type: ignore[union-attr]
     if gold.ordered:
         if gold.left and pred.left and (gold.left, gold.right) != (pred.left, pred.right):
             return False  # `(1, 2)` is not `[1, 2]`
@@ -183,6 +227,16 @@ def _exact_multiset(items: list[Answer]) -> Counter[ev.Exact] | None:
         except (ev.NotExact, ev.TooBig):
             return None
     return values
+
+
+def _distinct_tuples(items: list[Answer]) -> list[Answer]:
+    """A list of tuples without repeats: a solution set names each solution once however often it is listed."""
+    if not items or not all(isinstance(i, Seq) and i.ordered and i.left == "(" for i in items):
+        return items
+    seen: dict[str, Answer] = {}
+    for item in items:
+        seen.setdefault(item.show(), item)
+    return list(seen.values())
 
 
 def _unordered_equal(g_items: list[Answer], p_items: list[Answer], opts: CompareOptions) -> bool:

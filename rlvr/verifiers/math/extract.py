@@ -25,9 +25,15 @@ _MATH_SPAN_RE = re.compile(
 )
 # a number not glued to a preceding letter (`AZYUK2A` has none): thousands groups, decimals, a/b, %
 _NUMBER_RE = re.compile(
-    r"(?<![A-Za-z\d.,])-?\$?(?:\d{1,3}(?:(?:,|\s)\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?%?|(?<![\w.])-?\.\d+"
+    r"\\frac\{\d+\}\{\d+\}"  # a plain LaTeX fraction is one number, not its denominator
+    r"|(?<![A-Za-z\d.,])-?\$?(?:\d{1,3}(?:(?:,|\s)\d{3})+(?!\d)|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?(?:\s*/\s*\d+)?%?"
+    r"|(?<![\w.])-?\.\d+"
 )
 _PROSE_RE = re.compile(r"[A-Za-z]{3,}")
+# letters of any script (Chinese, Arabic, Devanagari ...): a run of them is prose in any language
+_FOREIGN_WORD_RE = re.compile(r"[^\W\d_A-Za-z]{2,}")
+# the model went on to a new chat turn: nothing after it answers this one
+_NEXT_TURN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>")
 _MATH_NAMES = frozenset(
     [
         "frac",
@@ -166,7 +172,8 @@ def _unbox(content: str) -> str:
 # What may stand between the boxes of one answer (`\boxed{1}, \boxed{2}`, `x = \boxed{1} and x = \boxed{-2}`)
 _BOX_GAP_RE = re.compile(
     r"^(?:[\s$,;.&]|\\[()\[\]]|\\(?:quad|qquad|,|;|:)(?![a-zA-Z])|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b"
-    r"|\\(?:text|mathrm)\s*\{\s*[a-z ]{0,12}\}|[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*=)*$"
+    r"|\\(?:text|mathrm)\s*\{\s*[a-z ]{0,12}\}|[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*="
+    r"|\\text\s*\{\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*(?:,|and)?\s*\})*$"  # `\boxed{..} \text{ for part (a) and }`
 )
 
 
@@ -193,8 +200,18 @@ def last_boxed(text: str) -> str | None:
 
 
 def _is_prose(text: str) -> bool:
-    words = _PROSE_RE.findall(re.sub(r"\\[a-zA-Z]+", " ", text))
-    return any(w.lower() not in _MATH_NAMES for w in words)
+    stripped = re.sub(r"\\[a-zA-Z]+", " ", text)
+    if _FOREIGN_WORD_RE.search(stripped):
+        return True
+    return any(w.lower() not in _MATH_NAMES for w in _PROSE_RE.findall(stripped))
+
+
+def undouble_backslashes(text: str) -> str:
+    """A doubly escaped output (`\\\\frac{1}{2}`, every command written with two backslashes, as JSON-escaped
+    text reads) back to LaTeX; text with any single-backslash command is left alone (`\\\\` is a row break)."""
+    if "\\\\" not in text or re.search(r"(?<!\\)\\(?![nt])[a-zA-Z{}()\[\]]", text):
+        return text
+    return text.replace("\\\\", "\\")
 
 
 def _clean_phrase_answer(rest: str) -> str:
@@ -215,6 +232,7 @@ def _clean_phrase_answer(rest: str) -> str:
     return rest
 
 
+_GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$")
 _NEGATED_RE = re.compile(r"\s*(?:not\b|n't\b|never\b|no longer\b)", re.IGNORECASE)
 _BOILERPLATE_RE = re.compile(r"I hope it is correct\.?|<\|im_(?:start|end)\|>\w*|</?\w+>", re.IGNORECASE)
 
@@ -228,18 +246,50 @@ def _revised_after(after: str) -> bool:
         return False
     rest = after[(span.end() if span else 0) + sentence_end.end() :]
     rest = _BOILERPLATE_RE.sub(" ", rest)
+    rest = re.sub(r"\$\s*[A-Za-z]\s*\$", " ", rest)  # `$A$`, `$n$`: naming a letter revises no answer
     return bool(re.search(r"\d|\\boxed|\$", rest))
+
+
+_CONCLUSION_RE = re.compile(r"(?:^\s*|[.!?:]\s+|\n)((?:Therefore|Thus|Hence|So)\b[^.!?\n]*(?:\.\d[^.!?\n]*)*)")
+
+
+def _concluding_number(after: str) -> str | None:
+    """The one number of a concluding sentence ("Therefore, there are 12 ...") after the last formula."""
+    found = list(_CONCLUSION_RE.finditer(_BOILERPLATE_RE.sub(" ", after)))
+    if not found:
+        return None
+    numbers = {n.strip().rstrip(",") for n in _NUMBER_RE.findall(found[-1].group(1))}
+    return numbers.pop() if len(numbers) == 1 else None
+
+
+def _phrase_after_last_box(text: str) -> str | None:
+    """A committed "final answer is ..." after several boxed steps overrides them (the last commitment wins)."""
+    boxes = _outer_boxes(text)
+    if len(boxes) < 2 or boxes[-1][2] is None:  # only boxed intermediate steps (two or more) are overridden
+        return None
+    rest = text[boxes[-1][1] :]
+    matches = list(_PHRASE_RE.finditer(rest))
+    if not matches or _NEGATED_RE.match(rest[matches[-1].end() :]):
+        return None
+    after = rest[matches[-1].end() :]
+    answer = _clean_phrase_answer(after)
+    return answer if answer and not _revised_after(after) and not _is_prose(answer) else None
 
 
 def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction | None:
     """Find the final answer of a completion; None if there is none (an empty box gives answer '')."""
     if not isinstance(text, str) or not text.strip():
         return None
+    turn = _NEXT_TURN_RE.search(text)
+    if turn is not None and text[: turn.start()].strip():
+        text = text[: turn.start()]
+    text = undouble_backslashes(text)
     for method in methods:
         if method == "boxed":
             boxed = last_boxed(text)
             if boxed is not None:
-                return Extraction(boxed, "boxed")
+                later = _phrase_after_last_box(text) if "final_answer" in methods else None
+                return Extraction(later, "final_answer") if later else Extraction(boxed, "boxed")
         elif method == "gsm8k":
             found = _GSM8K_RE.findall(text)
             if found:
@@ -262,6 +312,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 return Extraction(bare, "whole")
             tail = text[-_TAIL:]
             spans = list(_MATH_SPAN_RE.finditer(tail))
+            concluded = _concluding_number(tail[spans[-1].end() :] if spans else tail)
+            if concluded is not None:
+                return Extraction(concluded, "conclusion")
             if spans:
                 content = next(g for g in spans[-1].groups() if g is not None).strip()
                 if content:
@@ -276,10 +329,26 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
 
 def extract_gold(text: str) -> str:
     """The answer part of a reference: its last box or `####` answer if it has one, else all of it."""
+    text = undouble_backslashes(text)
+    boxes = _outer_boxes(text)
+    if boxes and boxes[-1][2] is None:  # a reference cut off inside its box: the rest of it is the answer
+        return text[text.index("{", boxes[-1][0]) + 1 :].strip()
+    parts = [b[2] for b in boxes[-1:]]
+    for prev, nxt in zip(reversed(boxes[:-1]), reversed(boxes[1:])):
+        # `\boxed{1} papers and \boxed{2} bins`: a reference's parts, one box each, may name what they count
+        if prev[2] is None or not _GOLD_BOX_GAP_RE.match(text[prev[1] : nxt[0]]):
+            break
+        parts.append(prev[2])
     boxed = last_boxed(text)
+    if len(parts) > 1 and boxed is not None and boxed.count(",") < len(parts) - 1:
+        return "(" + ", ".join(p for p in reversed(parts) if p) + ")"  # named parts keep their order
     if boxed:
         return boxed
     found = _GSM8K_RE.findall(text)
     if found:
         return found[-1].strip()
+    if len(text) > 200 and _is_prose(text):  # a whole worked solution: its answer, found as in a completion
+        answer = extract_answer(text)
+        if answer is not None and answer.answer.strip():
+            return answer.answer
     return text.strip()

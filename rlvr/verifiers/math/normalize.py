@@ -103,9 +103,14 @@ _DEGREE_RE = re.compile(
     r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])|°|º"
 )
 _REPEATING_RE = re.compile(r"(\d*)\.(\d*)\\overline\s*\{(\d+)\}")
-_THOUSANDS_BRACE_RE = re.compile(r"(\d)\s*\{\s*,\s*\}\s*(\d{3})")
+_THOUSANDS_BRACE_RE = re.compile(r"(?<=\d)\s*\{\s*,\s*\}\s*(?=\d{3}(?!\d))")
+# `11,\! 111`: a comma whose space is cancelled by `\!` before three digits groups thousands
+_THOUSANDS_BANG_RE = re.compile(r"(?<=\d),\s*\\!\s*(?=\d{3}(?!\d))")
 _THIN_SPACE_GROUP_RE = re.compile(r"(?<=\d)\\[,;: ](?=\d{3}(?!\d))")
-_THOUSANDS_RE = re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
+# a first group never starts with 0: `0,111` is not thousands
+_THOUSANDS_RE = re.compile(r"(?<![\d.,])-?(?:[1-9]\d{0,2})(?:,\d{3})+(?:\.\d+)?(?![\d,])")
+# `0.333\ldots`, `0.1666...`: a decimal whose repeating tail the dots continue
+_DOTS_DECIMAL_RE = re.compile(r"(?<![\d.])(\d*)\.(\d+)\s*\\ldots(?:\s|$)")
 _SPACE_THOUSANDS_RE = re.compile(r"^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$")
 
 # Unit words stripped after a number (lower-case; plural 's' handled separately).
@@ -278,6 +283,30 @@ def _repeating_decimal(m: re.Match[str]) -> str:
     return rf"\frac{{{value.numerator}}}{{{value.denominator}}}"
 
 
+def _dots_decimal(m: re.Match[str]) -> str:
+    """`0.333\\ldots` -> 1/3: the shortest period that the digits repeat at least three times (or the last
+    digit three times); digits that show no repetition (`3.14159\\ldots`) stay a plain decimal."""
+    whole, digits = m.group(1) or "0", m.group(2)
+    for period in range(1, len(digits) // 3 + 1):
+        rep = digits[-period:]
+        if digits.endswith(rep * 3):
+            fixed = digits[: len(digits) - 3 * period]
+            while fixed.endswith(rep):
+                fixed = fixed[:-period]
+            return _repeating_decimal(_FakeMatch(whole, fixed, rep)) + " "
+    return f"{whole}.{digits} "
+
+
+class _FakeMatch:
+    """The three groups `_repeating_decimal` reads, built from a dotted decimal."""
+
+    def __init__(self, *groups: str) -> None:
+        self._groups = groups
+
+    def group(self, i: int) -> str:
+        return self._groups[i - 1]
+
+
 def _singular(word: str) -> str:
     w = word.lower().rstrip(".")
     if w in _UNIT_WORDS:
@@ -326,7 +355,7 @@ def strip_units(s: str) -> tuple[str, str | None]:
 
 def _thousands(s: str) -> str:
     """Drop thousands separators where the reading is unambiguous (`12,345` alone, `1{,}000`, `1\\,000`)."""
-    s = _THOUSANDS_BRACE_RE.sub(r"\1\2", s)
+    s = _THOUSANDS_BRACE_RE.sub("", s)
     s = _THIN_SPACE_GROUP_RE.sub("", s)
     matches = list(_THOUSANDS_RE.finditer(s))
     if matches and not re.search(r"[(\[]|\\\{", s):
@@ -382,7 +411,10 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     """Clean an extracted answer for parsing; see the module docstring for what is rewritten."""
     s = strip_math_delimiters(s)
     s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
+    s = _THOUSANDS_BANG_RE.sub(",", s)
     s = s.replace("\n", " ").replace("\\!", "")
+    s = re.sub(r"\\(q?quad)(?=[a-zA-Z])", r"\\\1 ", s)  # `,\quadx_2` (spaces lost in the source)
+    s = re.sub(r"(?<=[)\]])\s*or\s*(?=[(\[])", " or ", s)  # `(11,7)or(7,11)`
     s = re.sub(r"\\\$\s*", "", s)  # currency signs inside an answer
     s = re.sub(r"(?<!\\)\$", " ", s)  # stray math delimiters (`12 $ and $ 13`)
     for pattern, repl in _COMMAND_ALIASES:
@@ -390,10 +422,15 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     s = _DEGREE_RE.sub("°", s)
     s = s.replace("\\%", "%")
     s = _REPEATING_RE.sub(_repeating_decimal, s)
+    s = _DOTS_DECIMAL_RE.sub(_dots_decimal, s)
     s = _DELIM_SIZE_RE.sub("", s)
     s = re.sub(r"(?<![a-zA-Z\\])\.(?=\s*[|)\]])", "", s)  # `\left.` / `\right.` leave a bare dot
     s = _THIN_SPACE_GROUP_RE.sub("", s)
     s = _SPACING_RE.sub(" ", s)
+    # a bold, hatted or arrowed i/j/k is a unit vector, never the imaginary unit (see `matrix_ops`)
+    s = re.sub(
+        r"\\(?:mathbf|vec|hat|boldsymbol)\s*(?:\{\s*([ijk])\s*\}|([ijk])(?![a-zA-Z]))", r"\\unitvec{\1\2}", s
+    )
     s = _unwrap_braced(s, _WRAPPER_RE)
     s = re.sub(r"\\(?:mathrm|mathbf|text)\s*(?=[A-Za-z0-9])", "", s)  # brace-less `\mathrm e`
     s = s.replace("\\displaystyle", "")

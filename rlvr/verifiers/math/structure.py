@@ -8,6 +8,7 @@ constant factor, `x = 5` against `5`, `±` as the set of both signs, and so on (
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -15,9 +16,10 @@ from typing import Any
 
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
+from rlvr.verifiers.math.matrix_ops import matrix_expression, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
 from rlvr.verifiers.math.tree import Node, expand_pm, free_symbols, has_pm, to_text
-from rlvr.verifiers.math.vocab import MATH_WORDS
+from rlvr.verifiers.math.vocab import ALL_REALS, MATH_WORDS, NO_SOLUTION, NUMBER_WORDS
 
 _OPEN = "([{"
 _CLOSE = ")]}"
@@ -163,9 +165,9 @@ def split_top(s: str, seps: tuple[str, ...]) -> list[str]:
             depth += 1 if s[i + 1] == "{" else -1
             i += 2
             continue
-        if s.startswith("\\begin{", i):
+        if s.startswith("\\begin{", i) or s.startswith("\\langle", i):
             depth += 1
-        elif s.startswith("\\end{", i):
+        elif s.startswith("\\end{", i) or s.startswith("\\rangle", i):
             depth -= 1
         if ch in _OPEN:
             depth += 1
@@ -230,7 +232,7 @@ def _balanced(s: str) -> bool:
 
 def is_text(s: str) -> bool:
     """Whether an answer is prose rather than math (it contains a word that is not a math name)."""
-    stripped = re.sub(r"\\[a-zA-Z]+", " ", s)
+    stripped = re.sub(r"\\[a-zA-Z]+|_\{[^{}]*\}", " ", s)  # subscripts name things: `S_{MBCN}`
     words = _WORD_RE.findall(stripped)
     return any(w.lower() not in MATH_WORDS for w in words)
 
@@ -269,7 +271,14 @@ def parse_answer(s: str) -> Answer:
     if not s:
         raise AnswerParseError("empty answer")
     if is_text(s):
-        return Text(canonical_text(s))
+        key = canonical_text(s)
+        if key in NUMBER_WORDS:  # "three", "one half"
+            return scalar(NUMBER_WORDS[key])
+        if key in ALL_REALS:
+            return Interval(scalar("-\\infty"), scalar("\\infty"), True, True)
+        if key in NO_SOLUTION:
+            return Seq([], ordered=False, left="\\{", right="\\}")
+        return Text(key)
     return _parse(s, 0)
 
 
@@ -287,12 +296,20 @@ def _parse(s: str, depth: int) -> Answer:
             for p in parts:
                 p = p.strip().strip(",").strip()
                 sub = _parse(p, depth + 1)
-                flat.extend(sub.items if isinstance(sub, Seq) and not sub.ordered and not sub.left else [sub])
+                group = isinstance(sub, Seq) and not sub.ordered and not sub.left
+                if group and sub.items and all(isinstance(i, Equation) for i in sub.items):  # type: ignore[union-attr]
+                    group = False  # `p=5, q=2; p=7, q=2`: each assignment group is one solution
+                flat.extend(sub.items if group else [sub])  # type: ignore[union-attr]
+            if all(isinstance(i, Interval | Union) for i in flat):  # `x < -1 or x > 1`
+                return Union(flat)
             return Seq(flat, ordered=False)
     if s in ("\\emptyset", "\\{\\}"):
         return Seq([], ordered=False, left="\\{", right="\\}")
     if s == "\\R":
         return Interval(scalar("-\\infty"), scalar("\\infty"), True, True)
+    minus = split_top(s, ("\\setminus",))
+    if len(minus) == 2 and minus[0].strip() == "\\R":
+        return _reals_without(_parse(minus[1], depth + 1))
     union = split_top(s, ("\\cup",))
     if len(union) > 1:
         return Union([_parse(p, depth + 1) for p in union])
@@ -330,6 +347,11 @@ def _parse(s: str, depth: int) -> Answer:
     if s.startswith("{") and s.endswith("}") and _balanced(s[1:-1]) and len(split_top(s[1:-1], (",",))) > 1:
         # a TeX group holding a list: `{1,3}`
         return _parse(s[1:-1], depth + 1)
+    rows = matrix_expression(s) or unit_vector_form(s)
+    if (
+        rows is not None
+    ):  # `2\begin{pmatrix}..\end{pmatrix}`, sums and products of matrices, `2\mathbf{i} - \mathbf{j}`
+        return Matrix([[Scalar(("num", v, None, None), str(v)) for v in row] for row in rows])
     m = _MATRIX_RE.match(s)
     if m:
         rows = [r for r in re.split(r"\\\\", m.group(2)) if r.strip() and not r.strip().startswith("\\hline")]
@@ -338,6 +360,8 @@ def _parse(s: str, depth: int) -> Answer:
     if enclosed is not None:
         left, inner, right = enclosed
         items = [p for p in split_top(inner, (",",))]
+        if len(items) == 1 and left == "(" and len(split_top(inner, (";",))) > 1:
+            items = split_top(inner, (";",))  # `(0;-2;6)`: semicolons separate coordinates
         if left == "\\{":
             members = _flatten([_parse(p, depth + 1) for p in items if p.strip()])
             return Seq(members, ordered=False, left=left, right=right)
@@ -361,6 +385,26 @@ def _flatten(items: list[Answer]) -> list[Answer]:
         else:
             out.append(item)
     return out
+
+
+def _reals_without(points: Answer) -> Answer:
+    """`\\R \\setminus \\{a, b\\}` as the union of open intervals between the (exact, real) points."""
+    items = points.items if isinstance(points, Seq) and not points.ordered else [points]
+    values = []
+    for item in items:
+        if not isinstance(item, Scalar):
+            raise AnswerParseError("only points can be removed from the real line")
+        try:
+            value = ev.exact_value(item.node, {})
+        except (ev.NotExact, ev.TooBig, ArithmeticError) as exc:
+            raise AnswerParseError("removed points must be exact real numbers") from exc
+        if value[1]:
+            raise AnswerParseError("removed points must be real")
+        values.append((value[0], item))
+    values.sort(key=lambda v: v[0])
+    inf = scalar("\\infty")
+    bounds = [Scalar(("neg", inf.node), "-\\infty"), *(v[1] for v in values), inf]
+    return Union([Interval(lo, hi, True, True) for lo, hi in itertools.pairwise(bounds)])
 
 
 def _linear_bound(left: Node, right: Node, op: str) -> tuple[str, Node, str] | None:
@@ -427,9 +471,12 @@ def _relation(s: str, depth: int) -> Answer | None:
         return None
     pieces.append(rest)
     scalars = [scalar(p.strip()) for p in pieces]
-    syms = [i for i, sc in enumerate(scalars) if sc.node[0] == "sym"]
+    # the variable of an interval: `x`, or a function value `f(x)` (`0 < f(x) < 1` is the range (0, 1))
+    syms = [i for i, sc in enumerate(scalars) if sc.node[0] in ("sym", "apply")]
     inf = scalar("\\infty")
     ninf = Scalar(("neg", inf.node), "-\\infty")
+    if ops == ["ne"] and len(syms) == 1 and not free_symbols(scalars[1 - syms[0]].node):  # `x \ne 0`
+        return _reals_without(scalars[1 - syms[0]])
     if len(ops) == 1 and ops[0] in ("lt", "le", "gt", "ge") and not syms:
         chained = _abs_chain(scalars[0].node, scalars[1].node, ops[0])
         if chained is not None:  # `|x| < 3` -> `-3 < x < 3`

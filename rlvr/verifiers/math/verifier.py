@@ -42,12 +42,17 @@ from rlvr.verifiers.math.structure import (
     Answer,
     AnswerParseError,
     Choice,
+    Scalar,
     Text,
     describe,
     parse_answer,
     parse_choice,
 )
+from rlvr.verifiers.math.vocab import TEXT_FILLERS
 
+_COMMA_DECIMAL_RE = re.compile(r"^-?\d+,\d+$")
+# a gold written with a decimal comma only where it cannot be a list: `0,111`, `1000,99`, cents `2,74`
+_GOLD_COMMA_DECIMAL_RE = re.compile(r"^-?(?:(?:0|\d{4,}),\d+|\d+,\d{2})$")
 _TRAILING_WORDS_RE = re.compile(r"(?:\s+[A-Za-z][A-Za-z\-']*\.?)+\s*$")
 
 
@@ -357,7 +362,7 @@ class MathVerifier(Verifier):
             return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
         norm = normalize_answer(found.answer, units=self.config.strip_units)
         if isinstance(gold.answer, Text):
-            ok = canonical_text(found.answer) == gold.answer.key
+            ok = _text_key(canonical_text(found.answer)) == _text_key(gold.answer.key)
             details["parsed"] = canonical_text(found.answer)
             return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
         pred = self._parse_pred(norm.text)
@@ -370,7 +375,9 @@ class MathVerifier(Verifier):
                 Reason.WRONG, error=f"unit {norm.unit!r} differs from the gold's {gold.unit!r}", **details
             )
         try:
-            ok = cmp.answers_equal(gold.answer, pred, opts)
+            ok = cmp.answers_equal(gold.answer, pred, opts) or self._comma_decimal_equal(
+                gold, pred, norm.text, opts
+            )
         except cmp.NeedsSympy:
             if not self.config.symbolic:
                 return Verdict.fail(
@@ -380,6 +387,19 @@ class MathVerifier(Verifier):
         except cmp.Undecidable as exc:
             return Verdict.fail(Reason.TIMEOUT, error=str(exc), **details)
         return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+
+    @staticmethod
+    def _comma_decimal_equal(gold: _Gold, pred: Answer, pred_text: str, opts: cmp.CompareOptions) -> bool:
+        """`1000,99` for `1000.99`, a gold `0,111` for `0.111`: one comma between digits, no space, is a
+        decimal point when the other side is one number (a list `{1000, 99}` could never match a number)."""
+        gold_text = normalize_answer(gold.text, units=False).text
+        if _COMMA_DECIMAL_RE.match(pred_text) and isinstance(gold.answer, Scalar):
+            mine, other = parse_answer(pred_text.replace(",", ".")), gold.answer
+        elif _GOLD_COMMA_DECIMAL_RE.match(gold_text) and isinstance(pred, Scalar):
+            mine, other = pred, parse_answer(gold_text.replace(",", "."))
+        else:
+            return False
+        return cmp.answers_equal(other, mine, opts)
 
     @staticmethod
     def _parse_pred(text: str) -> Answer | None:
@@ -396,6 +416,11 @@ class MathVerifier(Verifier):
                 except (AnswerParseError, RecursionError):
                     return answer
         return answer
+
+
+def _text_key(key: str) -> str:
+    """A text answer's key without words that do not change it (`odd function` is `odd`)."""
+    return " ".join(w for w in key.split() if w not in TEXT_FILLERS) or key
 
 
 def _in_worker() -> bool:

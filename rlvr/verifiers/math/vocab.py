@@ -218,3 +218,71 @@ MATH_WORDS = frozenset(
         "or",
     ]
 )
+
+#: Whole text answers that name a number ("three", "one half"): read as that number.
+NUMBER_WORDS = {
+    **{
+        w: str(i)
+        for i, w in enumerate(
+            [
+                "zero",
+                "one",
+                "two",
+                "three",
+                "four",
+                "five",
+                "six",
+                "seven",
+                "eight",
+                "nine",
+                "ten",
+                "eleven",
+                "twelve",
+                "thirteen",
+                "fourteen",
+                "fifteen",
+                "sixteen",
+                "seventeen",
+                "eighteen",
+                "nineteen",
+                "twenty",
+            ]
+        )
+    },
+    **{
+        w: str(10 * i)
+        for i, w in enumerate(["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], 3)
+    },
+    "hundred": "100",
+    "one hundred": "100",
+    "thousand": "1000",
+    "one thousand": "1000",
+    "half": "\\frac{1}{2}",
+    "one half": "\\frac{1}{2}",
+    "one third": "\\frac{1}{3}",
+    "two thirds": "\\frac{2}{3}",
+    "one quarter": "\\frac{1}{4}",
+    "one fourth": "\\frac{1}{4}",
+    "three quarters": "\\frac{3}{4}",
+    "three fourths": "\\frac{3}{4}",
+}
+#: Whole text answers meaning the real line / the empty set (keys as `normalize.canonical_text` writes them).
+ALL_REALS = frozenset(
+    ["all real numbers", "all reals", "real numbers", "all real x", "all real values", "every real number"]
+)
+NO_SOLUTION = frozenset(
+    [
+        "no solution",
+        "no solutions",
+        "no real solution",
+        "no real solutions",
+        "none",
+        "empty set",
+        "no such number",
+        "no such numbers",
+        "there is no solution",
+        "there are no solutions",
+    ]
+)
+#: Words a text answer may add without changing it ("odd function" for "odd").
+TEXT_FILLERS = frozenset(["function", "functions", "number", "numbers", "is", "it", "its"])

@@ -1,0 +1,165 @@
+"""Matrix answers written as expressions, evaluated exactly into one matrix.
+
+`2\\begin{pmatrix}1 & 2\\\\ 3 & 4\\end{pmatrix}` (a scalar times a matrix), sums and differences of matrices,
+products of matrices, and vectors in unit-vector form (`2\\mathbf{i} - \\mathbf{j}`, `\\hat{i}`, `\\vec{k}`)
+all become the one `Matrix` they denote. Only exact rational entries and coefficients are combined (so the
+result is the value, never an approximation); anything else is "not a matrix expression" (None), and the
+caller parses the answer as it would have without this module.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from fractions import Fraction
+
+from rlvr.verifiers.math import evaluate as ev
+from rlvr.verifiers.math.latex import LatexParseError, parse_latex
+
+_MATRIX_SPAN_RE = re.compile(r"\\begin\{([pbvBV]?matrix)\}(.*?)\\end\{\1\}", re.S)
+#: The placeholder `normalize` writes for a bold / hatted / arrowed unit vector i, j or k.
+UNIT_VECTOR_RE = re.compile(r"\\unitvec\{([ijk])\}")
+_PRODUCT_GAP_RE = re.compile(r"^(?:\s|\\cdot|\\times)*$")
+
+Rows = list[list[Fraction]]
+
+
+def _value(text: str) -> Fraction | None:
+    """The exact real value of a LaTeX expression without variables, or None."""
+    try:
+        value = ev.exact_value(parse_latex(text), {})
+    except (LatexParseError, ev.NotExact, ev.TooBig, ArithmeticError, RecursionError, ValueError):
+        return None
+    return value[0] if value[1] == 0 else None
+
+
+def _rows(body: str) -> Rows | None:
+    cells = [
+        [c.strip() for c in row.split("&")] for row in re.split(r"\\\\(?:\[[^\]]*\])?", body) if row.strip()
+    ]
+    out: Rows = []
+    for row in cells:
+        values = [_value(c) for c in row]
+        if any(v is None for v in values):
+            return None
+        out.append(values)  # type: ignore[arg-type]
+    if not out or any(len(r) != len(out[0]) for r in out):
+        return None
+    return out
+
+
+def _product(a: Rows, b: Rows) -> Rows | None:
+    if len(a[0]) != len(b):
+        return None
+    return [
+        [sum((a[i][k] * b[k][j] for k in range(len(b))), Fraction(0)) for j in range(len(b[0]))]
+        for i in range(len(a))
+    ]
+
+
+def _terms(s: str) -> list[tuple[int, str]]:
+    """Split at `+`/`-` outside braces and matrix environments: [(sign, term)]."""
+    terms: list[tuple[int, str]] = []
+    depth, start, sign = 0, 0, 1
+    i = 0
+    while i < len(s):
+        if s.startswith("\\begin{", i):
+            depth += 1
+        elif s.startswith("\\end{", i):
+            depth -= 1
+        ch = s[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch in "+-" and depth == 0:
+            if s[start:i].strip():
+                terms.append((sign, s[start:i]))
+            elif ch == "-":
+                sign = -sign
+                start = i + 1
+                i += 1
+                continue
+            sign, start = (1 if ch == "+" else -1), i + 1
+        i += 1
+    terms.append((sign, s[start:]))
+    return terms
+
+
+def _term(sign: int, term: str) -> Rows | None:
+    spans = list(_MATRIX_SPAN_RE.finditer(term))
+    if not spans or term[spans[-1].end() :].strip():
+        return None
+    if any(not _PRODUCT_GAP_RE.match(term[a.end() : b.start()]) for a, b in itertools.pairwise(spans)):
+        return None
+    lead = term[: spans[0].start()].strip()
+    lead = re.sub(r"(?:\\cdot|\\times)\s*$", "", lead).strip()
+    coef = Fraction(1) if not lead else _value(lead)
+    if coef is None:
+        return None
+    result = _rows(spans[0].group(2))
+    for span in spans[1:]:
+        right = _rows(span.group(2))
+        if result is None or right is None:
+            return None
+        result = _product(result, right)
+    if result is None:
+        return None
+    return [[sign * coef * x for x in row] for row in result]
+
+
+def matrix_expression(s: str) -> Rows | None:
+    """The exact matrix a sum of (scaled) matrix products denotes, or None if `s` is not one."""
+    if "\\begin{" not in s or (s.count("\\begin{") == 1 and s.strip().startswith("\\begin{")):
+        return None  # a single plain matrix is the structure parser's business
+    total: Rows | None = None
+    for sign, term in _terms(s):
+        rows = _term(sign, term)
+        if rows is None:
+            return None
+        if total is None:
+            total = rows
+        elif len(total) != len(rows) or len(total[0]) != len(rows[0]):
+            return None
+        else:
+            total = [[a + b for a, b in zip(ra, rb)] for ra, rb in zip(total, rows)]
+    return total
+
+
+def unit_vector_form(s: str) -> Rows | None:
+    """`2\\unitvec{i} - \\unitvec{j}` -> the column (2, -1) (with k: three rows); None unless linear in i, j, k
+    with exact coefficients and nothing else."""
+    names = sorted(set(UNIT_VECTOR_RE.findall(s)))
+    if not names:
+        return None
+    text = UNIT_VECTOR_RE.sub(lambda m: f" u_{{{m.group(1)}}} ", s)
+    try:
+        node = parse_latex(text)
+    except (LatexParseError, RecursionError):
+        return None
+    axes = ["i", "j", "k"] if "k" in names else ["i", "j"]
+
+    def at(point: dict[str, Fraction]) -> Fraction | None:
+        try:
+            value = ev.exact_value(node, {f"u_{n}": point.get(n, Fraction(0)) for n in axes})
+        except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+            return None
+        return value[0] if value[1] == 0 else None
+
+    return _linear_coefficients(at, axes)
+
+
+def _linear_coefficients(
+    at: Callable[[dict[str, Fraction]], Fraction | None], axes: list[str]
+) -> Rows | None:
+    """Coefficients of a linear form without constant term, checked at an off-axis point."""
+    if at({}) != 0:
+        return None
+    coefs = [at({a: Fraction(1)}) for a in axes]
+    if any(c is None for c in coefs):
+        return None
+    probe = {a: Fraction(3 + 2 * n, 7 + n) for n, a in enumerate(axes)}
+    if at(probe) != sum(c * probe[a] for c, a in zip(coefs, axes)):  # type: ignore[operator]
+        return None
+    return [[c] for c in coefs]  # type: ignore[list-item]
