@@ -130,6 +130,7 @@ MATRICES = [
     (r"$\boxed{2\mathbf{i} + \mathbf{j}}$", r"\begin{pmatrix} 2 \\ -1 \end{pmatrix}", False),
     (r"$\boxed{\hat{i} - \hat{j} + 3\hat{k}}$", r"\begin{pmatrix} 1 \\ -1 \\ 3 \end{pmatrix}", True),
     (r"$\boxed{2i - 1}$", r"\begin{pmatrix} 2 \\ -1 \end{pmatrix}", False),  # a plain i is imaginary
+    (r"$\boxed{\mathbf{i}^2}$", r"\begin{pmatrix} 1 \\ 0 \end{pmatrix}", False),  # not linear: no vector
 ]
 
 EXTRACTION = [
@@ -143,6 +144,8 @@ EXTRACTION = [
     (r"$\boxed{200}$ then $\boxed{255}$, so $10,455. Final Answer: The final answer is $10,455$.", "10455", True),
     (r"$\boxed{200}$ then $\boxed{255}$, so $10,455. Final Answer: The final answer is $10,455$.", "255", False),
     (r"$\boxed{200}$ then $\boxed{255}$. The final answer is not 300.", "255", True),  # negated: no override
+    # one box stays the answer: a restating phrase after it is not re-read (its extraction can be lossy)
+    (r"between $\boxed{12 $ and $13 }. $ Final Answer: The final answer is \"$12 $ and $13 $\".", "12, 13", True),
     # a concluding sentence after the last formula states the answer
     (r"we get $d = \frac{90}{n}$. Therefore, there are 12 distinct sequences.", "12", True),
     (r"we get $d = \frac{90}{n}$. Therefore, there are 12 distinct sequences.", "90", False),
