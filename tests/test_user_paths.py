@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -369,3 +370,72 @@ def test_progress_shows_loss_and_the_latest_held_out_score() -> None:
         {"rollout/reward_mean": 0.5, "train/loss": 0.01234}, {"eval/pass@1": 0.4321}, R=8
     )
     assert fields == {"reward": "0.500", "loss": "0.0123", "heldout@1": "0.432", "R": 8}
+
+
+def _register_sums_env(env_id: str, fn: Any) -> None:
+    from rlvr.envs import register_env
+    from rlvr.verifiers.base import FunctionVerifier
+
+    namespace: dict[str, Any] = {}
+    exec(SUMS_MODULE.split("\n\nif ")[0], namespace)  # the sums task factory of the user module above
+    register_env(
+        env_id, task=namespace["sums"], verifier=FunctionVerifier(fn, "user-fn"), template="plain-v0"
+    )
+
+
+def test_a_verifier_that_fails_on_every_gold_is_refused_at_make() -> None:
+    from rlvr.envs import make_env
+    from rlvr.envs.registration import unregister_env
+
+    def broken(completion: str, reference: str) -> float:
+        return completion.index("no such text")  # raises ValueError on everything
+
+    _register_sums_env("myns/BrokenSums-v0", broken)
+    try:
+        with pytest.raises(
+            ConfigError, match=r"fails on every gold answer .*ValueError: substring not found"
+        ):
+            make_env("myns/BrokenSums-v0")
+    finally:
+        unregister_env("myns/BrokenSums-v0")
+
+
+def test_verifier_errors_warn_once_with_the_traceback_then_stop_the_run(
+    tmp_path: Path, capsys, caplog
+) -> None:
+    import logging
+
+    from rlvr.envs.registration import unregister_env
+
+    def picky(completion: str, reference: str) -> bool:
+        if completion.strip() == f"\\boxed{{{reference}}}":
+            return True
+        raise KeyError("the picky verifier only reads gold completions")  # a bug in the user's verifier
+
+    _register_sums_env("myns/PickySums-v0", picky)
+    try:
+        with caplog.at_level(logging.WARNING, logger="rlvr.train"):
+            code = cli(_small_run(tmp_path / "run", "env.id=myns/PickySums-v0", "env.kwargs={}"))
+        assert code == 2
+        err = capsys.readouterr().err
+        assert "the verifier failed (raised or returned a wrong type) on" in err
+        assert "env.max_verifier_error_rate=0.5" in err
+        warnings_ = [r.getMessage() for r in caplog.records if "the verifier failed on" in r.getMessage()]
+        assert (
+            len(warnings_) == 1
+            and "KeyError: 'the picky verifier only reads gold completions'" in warnings_[0]
+        )
+        assert "Traceback (most recent call last)" in warnings_[0]
+        # with the limit raised, the same run goes on (the errors are logged as rollout/reason_error)
+        out = tmp_path / "tolerant"
+        assert (
+            cli(
+                _small_run(
+                    out, "env.id=myns/PickySums-v0", "env.kwargs={}", "env.max_verifier_error_rate=1.0"
+                )
+            )
+            == 0
+        )
+        assert "rollout/reason_error" in (out / "metrics.csv").read_text().splitlines()[0]
+    finally:
+        unregister_env("myns/PickySums-v0")

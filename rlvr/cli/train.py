@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     import yaml
 
-    from rlvr.core.errors import ConfigError, DataError
+    from rlvr.core.errors import ConfigError, DataError, VerifierFailure
     from rlvr.train.build import preflight
     from rlvr.train.config import RunConfig
     from rlvr.train.configio import load_config, to_dict
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             rows = train_distributed(config)
-        except ConfigError as exc:
+        except (ConfigError, VerifierFailure) as exc:
             print(f"rlvr train: {exc}", file=sys.stderr)
             return 2
     else:
@@ -125,7 +125,10 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             rows = train(config)
-        except ConfigError as exc:  # e.g. the output dir holds a run that must not be overwritten
+        except (
+            ConfigError,
+            VerifierFailure,
+        ) as exc:  # e.g. the output dir holds a run that must not be overwritten
             print(f"rlvr train: {exc}", file=sys.stderr)
             return 2
     if rows:

@@ -6,7 +6,7 @@ from rlvr.core.advantages import (
     leave_one_out_advantages,
     mean_centred_advantages,
 )
-from rlvr.core.errors import ConfigError, DataError, RegistryError, RlvrError, SandboxError
+from rlvr.core.errors import ConfigError, DataError, RegistryError, RlvrError, SandboxError, VerifierFailure
 from rlvr.core.registry import VERSIONED_ID, Registry, load_entry_point
 from rlvr.core.seeding import derive_seed, make_rng, seed_everything, stable_hash
 from rlvr.core.types import Example, Message, Prompt, Reason, Rollout, Trajectory, Turn, Verdict
@@ -28,6 +28,7 @@ __all__ = [
     "Trajectory",
     "Turn",
     "Verdict",
+    "VerifierFailure",
     "derive_seed",
     "grpo_advantages",
     "leave_one_out_advantages",

@@ -24,3 +24,7 @@ class RegistryError(RlvrError, LookupError):
 
 class SandboxError(RlvrError, RuntimeError):
     """The sandbox itself could not be set up (not: the program inside it failed)."""
+
+
+class VerifierFailure(RlvrError, RuntimeError):
+    """A verifier that fails (raises, returns a wrong type) on too many completions: the rewards mean nothing."""

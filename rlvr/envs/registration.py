@@ -219,6 +219,34 @@ def unregister_env(env_id: str) -> None:
     gym.registry.pop(env_id, None)
 
 
+def _is_users(verifier: Any) -> bool:
+    """Whether a verifier is the user's own code (rlvr's built-ins are tested on every shipped gold)."""
+    fn = getattr(verifier, "fn", None)  # a FunctionVerifier wraps the user's function
+    module = getattr(fn if fn is not None else type(verifier), "__module__", "") or ""
+    return not module.startswith("rlvr.")
+
+
+def _check_user_verifier(env_id: str, task: Task, verifier: Verifier, probes: int = 4) -> None:
+    """Refuse a user's verifier that errors (raises, wrong return type) on every gold answer it is shown."""
+    if not _is_users(verifier) or len(task) == 0:
+        return
+    examples = [task[i] for i in range(min(probes, len(task)))]
+    try:
+        verdicts = [verifier.verify(task.gold_completion(ex), ex.reference) for ex in examples]
+    except Exception as exc:  # a Verifier subclass that raises instead of returning a verdict
+        raise ConfigError(
+            f"{env_id}: the verifier {verifier!r} raised on the gold answer of {examples[0].key!r}: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    if verdicts and all(str(v.reason) == "error" for v in verdicts):
+        first = verdicts[0].details
+        raise ConfigError(
+            f"{env_id}: the verifier {verifier!r} fails on every gold answer it was shown ({len(verdicts)} of "
+            f"{len(task)}): {first.get('error', first)}; every reward would be 0. Fix the verifier, e.g. test it "
+            "with `rlvr verify` or task.validate(verifier)"
+        )
+
+
 def _check_task_options(recipe: EnvRecipe, options: Mapping[str, Any]) -> None:
     """Reject an option neither the env nor its task factory takes, with the closest known name."""
     import inspect
@@ -306,6 +334,8 @@ def make_env(recipe: EnvRecipe | str, **overrides: Any) -> VerifiedEnv:
         {**recipe.verifier_kwargs, **env_opts.pop("verifier_kwargs", {})},
         task,
     )
+    if "verifier" not in overrides or overrides.get("verifier") is not verifier:
+        _check_user_verifier(recipe.id, task, verifier)
     options: dict[str, Any] = {
         "template": recipe.template,
         "reward": recipe.reward,

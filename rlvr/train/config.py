@@ -48,6 +48,9 @@ class EnvConfig:
     workers (started on first need, closed with the verifier; fresh interpreters inside daemonic processes)."""
     verifier_timeout_s: float = 10.0
     """Per-completion verification time limit in the pool."""
+    max_verifier_error_rate: float = 0.5
+    """Stop the run when the verifier itself fails (raises, returns a wrong type) on more than this share of
+    the last 5 steps' completions; the first failure is logged with its traceback. 1.0 never stops."""
 
     def __post_init__(self) -> None:
         if self.verifier_workers < 0:
@@ -56,6 +59,10 @@ class EnvConfig:
             )
         if self.verifier_timeout_s <= 0:
             raise ConfigError(f"env.verifier_timeout_s must be > 0, got {self.verifier_timeout_s}")
+        if not 0.0 <= self.max_verifier_error_rate <= 1.0:
+            raise ConfigError(
+                f"env.max_verifier_error_rate is a share in [0, 1], got {self.max_verifier_error_rate}"
+            )
 
 
 @dataclass(frozen=True)

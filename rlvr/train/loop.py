@@ -41,7 +41,7 @@ from rlvr.train.config import RunConfig
 from rlvr.train.configio import dump_config
 from rlvr.train.metrics import ComputeMeter, MetricsLogger, plot_metrics, progress_fields
 from rlvr.train.plan import hint as plan_hint
-from rlvr.train.rollouts import RolloutProducer
+from rlvr.train.rollouts import RolloutProducer, VerifierErrorGuard
 from rlvr.train.rundir import GracefulStop, prepare_run_dir
 
 log = logging.getLogger("rlvr.train")
@@ -78,6 +78,7 @@ class Trainer:
         self.compute = ComputeMeter()
         self.step = 0
         self.stopped_by: int | None = None  # the signal that stopped the last fit(), if any
+        self.error_guard = VerifierErrorGuard(config.env.max_verifier_error_rate)
         self.version = 0  # optimizer steps taken = the learner's policy version
         self._synced_state: dict[str, torch.Tensor] | None = None
         self._eval: list[Any] = []  # held-out env and examples, built at the first evaluation
@@ -186,6 +187,7 @@ class Trainer:
             while self.step < cfg.train.steps:
                 step_start = time.perf_counter()
                 rollouts, rstats = self.producer.produce(P, self.step, examples=self.stream.take(P))
+                self.error_guard.check(rstats)
                 self.buffer.extend(rollouts, self.step)
                 train_s, samples, metrics = self._update()
                 metrics.update(rstats.metrics())

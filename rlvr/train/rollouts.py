@@ -6,6 +6,8 @@ Ray rollout worker wraps one, so both runtimes produce identical rollouts for th
 
 from __future__ import annotations
 
+import collections
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,9 +16,12 @@ from typing import Any
 import numpy as np
 
 from rlvr.core.advantages import ADVANTAGES
+from rlvr.core.errors import VerifierFailure
 from rlvr.core.types import Example, Rollout
 from rlvr.envs import BatchedEnv
 from rlvr.policy import Generation, GenerationBackend, SamplingParams
+
+log = logging.getLogger("rlvr.train")
 
 
 @dataclass
@@ -33,6 +38,8 @@ class RolloutStats:
     lengths: list[int] = field(default_factory=list)
     truncated: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
+    #: the first verifier failure of the round (its message and traceback), for the loop's one warning
+    first_error: str | None = None
 
     def metrics(self) -> dict[str, float]:
         """Scalar metrics (`rollout/...`) of this round."""
@@ -50,6 +57,37 @@ class RolloutStats:
         for reason, count in self.reasons.items():
             out[f"rollout/reason_{reason}"] = count / n
         return out
+
+
+class VerifierErrorGuard:
+    """Watches the share of `error` verdicts (the verifier itself failed): warns once with the first traceback,
+    and stops the run when the share over the last `window` steps exceeds `max_rate` (rewards would be noise)."""
+
+    def __init__(self, max_rate: float, window: int = 5) -> None:
+        self.max_rate = max_rate
+        self.recent: collections.deque[tuple[int, int]] = collections.deque(maxlen=window)
+        self.warned = False
+
+    def check(self, stats: RolloutStats) -> None:
+        """Record one step's verdicts; raise `VerifierFailure` above the limit."""
+        errors = stats.reasons.get("error", 0)
+        self.recent.append((errors, stats.rollouts))
+        if errors and not self.warned and stats.first_error is not None:
+            self.warned = True
+            log.warning(
+                "the verifier failed on %d of %d completions this step (reward 0 for each); the first failure:\n%s",
+                errors,
+                stats.rollouts,
+                stats.first_error,
+            )
+        failed, total = (sum(x) for x in zip(*self.recent))
+        if total and failed / total > self.max_rate:
+            raise VerifierFailure(
+                f"the verifier failed (raised or returned a wrong type) on {failed} of the last {total} "
+                f"completions, more than env.max_verifier_error_rate={self.max_rate}; its first failure: "
+                f"{(stats.first_error or '').strip().splitlines()[-1:] or ['?']}. Fix the verifier (the "
+                "warning above has the traceback) or raise the limit"
+            )
 
 
 class RolloutProducer:
@@ -116,6 +154,9 @@ class RolloutProducer:
                 stats.rewards.append(float(returns[p, g]))
                 stats.passed.append(bool(verdict.passed))
                 stats.reasons[verdict.reason] = stats.reasons.get(verdict.reason, 0) + 1
+                if verdict.reason == "error" and stats.first_error is None:
+                    details = verdict.details
+                    stats.first_error = str(details.get("traceback") or details.get("error") or details)
                 for gen in turns[p][g]:
                     stats.lengths.append(int(gen.completion_ids.shape[0]))
                     stats.truncated += gen.finish_reason == "length"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, TypeVar
@@ -79,8 +80,12 @@ class FunctionVerifier(Verifier):
         """Call the wrapped function; an exception becomes an `error` verdict instead of crashing the loop."""
         try:
             return as_verdict(self.fn(completion, reference))
-        except Exception as exc:  # user code: report, never crash the training loop
-            return Verdict.fail(Reason.ERROR, error=f"{type(exc).__name__}: {exc}")
+        except Exception as exc:  # user code: report (with where it failed), never crash the training loop
+            return Verdict.fail(
+                Reason.ERROR,
+                error=f"{type(exc).__name__}: {exc}",
+                traceback="".join(traceback.format_exception(exc)),
+            )
 
     def __repr__(self) -> str:
         return f"FunctionVerifier({self.verifier_name!r})"

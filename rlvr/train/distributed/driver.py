@@ -43,7 +43,7 @@ from rlvr.train.distributed.rollout_workers import RolloutFleet, split_evenly
 from rlvr.train.distributed.runtime import check_capacity, connect, import_modules, user_modules
 from rlvr.train.loop import ComputeMeter
 from rlvr.train.metrics import MetricsLogger, plot_metrics, progress_fields
-from rlvr.train.rollouts import RolloutStats
+from rlvr.train.rollouts import RolloutStats, VerifierErrorGuard
 from rlvr.train.rundir import GracefulStop, prepare_run_dir
 
 log = logging.getLogger("rlvr.train.distributed")
@@ -66,6 +66,7 @@ def merge_stats(parts: Sequence[RolloutStats]) -> RolloutStats:
         out.truncated += s.truncated
         for reason, count in s.reasons.items():
             out.reasons[reason] = out.reasons.get(reason, 0) + count
+        out.first_error = out.first_error or s.first_error
     return out
 
 
@@ -104,6 +105,7 @@ class DistributedTrainer:
         self.stop = GracefulStop()  # SIGTERM/SIGINT: finish the step, checkpoint, return
         self.stopped_by: int | None = None
         self.last_eval: dict[str, float] = {}
+        self.error_guard = VerifierErrorGuard(config.env.max_verifier_error_rate)
         seed_everything(config.train.seed)
         import_modules(user_modules(config))
         self.verifier_pool: Any = None
@@ -278,6 +280,7 @@ class DistributedTrainer:
         """The compute/buffer/time metrics of one logged step (after the rollout and train metrics)."""
         import ray
 
+        self.error_guard.check(rstats)  # the step's verdicts, in sync and async mode alike
         assert self.fleet is not None
         self.compute.gen_s += rstats.generate_s
         self.compute.rollouts += rstats.rollouts
