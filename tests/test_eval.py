@@ -174,6 +174,8 @@ def test_cli_end_to_end_summary_matches_samples(tiny, tmp_path, capsys) -> None:
     out = tmp_path / "run"
     argv = [
         "eval",
+        "--backend",
+        "hf",
         "--model",
         str(folder),
         "--task",

@@ -116,6 +116,8 @@ def test_own_env_from_the_cli_with_import(sums_module: Path, tmp_path: Path, cap
     folder = tmp_path / "eval"
     argv = [
         "eval",
+        "--backend",
+        "hf",
         "--model",
         "tiny-arithmetic",
         "--task",
@@ -194,6 +196,8 @@ def test_a_training_run_is_a_model_for_eval_and_train(tmp_path: Path, capsys) ->
         folder = tmp_path / "evals" / model.name
         argv = [
             "eval",
+            "--backend",
+            "hf",
             "--model",
             str(model),
             "--limit",
@@ -216,6 +220,8 @@ def test_a_training_run_is_a_model_for_eval_and_train(tmp_path: Path, capsys) ->
         cli(
             [
                 "eval",
+                "--backend",
+                "hf",
                 "--model",
                 str(out),
                 "--chat",
@@ -242,6 +248,8 @@ def test_a_training_run_is_a_model_for_eval_and_train(tmp_path: Path, capsys) ->
 def _eval_args(folder: Path, *extra: str) -> list[str]:
     return [
         "eval",
+        "--backend",
+        "hf",
         "--model",
         "tiny-arithmetic",
         "--max-new-tokens",
@@ -439,3 +447,32 @@ def test_verifier_errors_warn_once_with_the_traceback_then_stop_the_run(
         assert "rollout/reason_error" in (out / "metrics.csv").read_text().splitlines()[0]
     finally:
         unregister_env("myns/PickySums-v0")
+
+
+def test_eval_report_fits_80_columns_and_auto_picks_vllm_when_installed(tmp_path: Path, capsys) -> None:
+    import importlib.util
+
+    from rlvr.cli.eval import _backend
+
+    assert _backend("auto") == ("vllm" if importlib.util.find_spec("vllm") else "hf")
+    assert _backend("hf") == "hf"
+    argv = _eval_args(
+        tmp_path / "e",
+        "--task",
+        "rlvr/Arithmetic-v0",
+        "difficulty=0",
+        "template=plain-v0",
+        "--limit",
+        "3",
+        "--samples",
+        "16",
+        "--k",
+        "1,4,16",
+        "--temperature",
+        "1.0",
+    )
+    assert cli(argv) == 0
+    out = capsys.readouterr().out
+    assert "pass@16" in out and "maj@16" in out and "no answer" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "…" not in out  # nothing cut to fit

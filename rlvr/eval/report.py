@@ -111,26 +111,37 @@ class EvalReport:
             f"first prompt as rendered for the model:\n{t.get('example_prompt', '')}"
         )
 
-    def rich_table(self) -> Any:
-        """The results as a `rich.table.Table`."""
+    def rich_tables(self) -> list[Any]:
+        """The results as `rich` tables: accuracy (pass@k, maj@k), then lengths and failure rates.
+
+        Two narrow tables instead of one wide one, so the usual k values fit a terminal of 80 columns.
+        """
+        from rich import box
         from rich.table import Table
 
+        rates = {m for m, _, _ in _RATE_COLUMNS}
         cols = self.columns()
-        table = Table(title=f"{self.settings.get('env')} · {self.settings.get('model')}")
-        table.add_column("group")
-        for _, header, _ in cols:
-            table.add_column(header, justify="right")
-        for label, row in self.rows():
-            table.add_row(label, *(fmt.format(row[m]) if m in row else "" for m, _, fmt in cols))
-        return table
+        parts = [[c for c in cols if c[0] not in rates], [c for c in cols if c[0] in rates]]
+        tables = []
+        for i, part in enumerate(parts):
+            title = f"{self.settings.get('env')} · {self.settings.get('model')}" if i == 0 else None
+            table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+            table.add_column("group")
+            for _, header, _ in part:
+                table.add_column(header, justify="right", no_wrap=True)
+            for label, row in self.rows():
+                table.add_row(label, *(fmt.format(row[m]) if m in row else "" for m, _, fmt in part))
+            tables.append(table)
+        return tables
 
     def print(self, console: Any = None) -> None:
-        """Print the prompt format and the results table to the terminal."""
+        """Print the prompt format and the results tables to the terminal."""
         from rich.console import Console
 
         console = console or Console()
         console.print(self.prompt_text(), markup=False, highlight=False)
-        console.print(self.rich_table())
+        for table in self.rich_tables():
+            console.print(table)
 
 
 def problem_results(
