@@ -12,6 +12,9 @@ A case is accurate when the verifier's pass/fail equals the label. A *false posi
 wrong (the worst failure: it rewards a wrong answer); a *false negative* fails a correct one.
 
 Verifiers (each measured in this process, one core, one case at a time):
+A case whose peer test passes `precision=p` (Math-Verify's `float_rounding`) is graded by rlvr with
+`min_significant_digits=p` when p is below rlvr's default of 3, so both verifiers get the same leniency.
+
 - rlvr in-process: `MathVerifier(in_process=True)`: the whole pipeline in this process, every stage under
   its deadline (what a pool worker or a daemonic worker runs).
 - rlvr default: `MathVerifier(num_workers=1)`: fast stage here, sympy stage in one killable worker process.
@@ -86,7 +89,15 @@ def rlvr_runner(**config: object) -> Callable[[], Callable[[dict], bool]]:
 
     def make() -> Callable[[dict], bool]:
         verifier = MathVerifier(**config)  # type: ignore[arg-type]
-        return lambda case: verifier.verify(case["pred"], case["gold"]).passed
+        # a peer test's `precision` (digits a decimal must give) is rlvr's `min_significant_digits`
+        coarse = {p: MathVerifier(**config, min_significant_digits=p) for p in (1, 2)}  # type: ignore[arg-type]
+
+        def check(case: dict) -> bool:
+            precision = (case.get("options") or {}).get("precision")
+            chosen = coarse.get(precision, verifier)
+            return chosen.verify(case["pred"], case["gold"]).passed
+
+        return check
 
     return make
 

@@ -43,6 +43,16 @@ LABELLED = [
     (r"$\boxed{4}$", "2x = 4", False),
     (r"$\boxed{5}$", "x + y = 5", False),
     (r"$\boxed{x + 1 = -2}$", "-2", False),
+    (r"\boxed{1 < |z| \le 2}", r"[-2,-1) \cup (1,2]", True),
+    (r"\boxed{-1 \le |z| \le 2}", r"[-2, 1] \cup [-1, 2]", False),  # a lower bound <= 0 is no band
+    # a function defined with another argument name is the same function; nothing else is renamed
+    ("W(x)=1orW(x)=-1", r"\boxed{W(n) = 1 \text{ and } W(n) = -1}", True),
+    ("W(x)=1orW(x)=-2", r"\boxed{W(n) = 1 \text{ and } W(n) = -1}", False),
+    ("W(x)=1orV(x)=-1", r"\boxed{W(n) = 1 \text{ and } W(n) = -1}", False),
+    (r"\boxed{f(t) = t^2}", "f(x) = x^2", True),
+    (r"\boxed{f(t) = x^2}", "f(x) = x^2", False),
+    (r"\boxed{g(t) = t^2}", "f(x) = x^2", False),
+    (r"\boxed{AC = 4}", "AB = 4", False),
     # coordinates named out of order are put in the order of their names
     (r"\boxed{y=-1, x=3}", "(3,-1)", True),
     (r"\boxed{y=3, x=-1}", "(3,-1)", False),
@@ -65,6 +75,10 @@ SETS = [
     (r"$$\boxed{(3, 3)} \text{ for part (a) and } \boxed{(1, 2)}$$", "$$(3, 3), (1, 1)$$", False),
     (r"$\boxed{1,2}$", r"\boxed{1} papers and \boxed{2} bins", True),
     (r"$\boxed{2,1}$", r"\boxed{1} papers and \boxed{2} bins", False),
+    ("${35 cm,4}$", r"$\boxed{35 cm} ++++++ \boxed{4}$", True),  # a reference's boxes apart by symbols only
+    ("${4}$", r"$\boxed{35 cm} ++++++ \boxed{4}$", False),
+    ("$2,3$", r"\boxed{1} and and and or thus but \boxed{2} and \boxed{3}", True),  # prose parts them
+    ("$1,2,3$", r"\boxed{1} and and and or thus but \boxed{2} and \boxed{3}", False),
     (r"\boxed{\text{no solution}}", r"\emptyset", True),
     (r"\boxed{\text{no real solutions}}", r"\emptyset", True),
     (r"\boxed{\text{no solution}}", r"\{1\}", False),
@@ -86,6 +100,19 @@ INTERVALS = [
     (r"\boxed{0<f(x) \le 1}", "(0,1)", False),
     (r"\boxed{(0,1)}", "$0<f(x)<1$", True),
     (r"\boxed{[0,1]}", "$0<f(x)<1$", False),
+    # `a <= |z| <= b` is two intervals, with its ends open or closed as written
+    (
+        r"$z \in \left[-\frac{3}{2}, -1\right] \cup \left[1, \frac{3}{2}\right]$",
+        r"$1\leq|z|\leq \frac{3}{2}$",
+        True,
+    ),
+    (
+        r"$z \in \left[-\frac{3}{2}, -1\right) \cup \left(1, \frac{3}{2}\right]$",
+        r"$1\leq|z|\leq \frac{3}{2}$",
+        False,
+    ),
+    (r"$z \in \left[1, \frac{3}{2}\right]$", r"$1\leq|z|\leq \frac{3}{2}$", False),
+    (r"$z \in \left[-\frac{3}{2}, \frac{3}{2}\right]$", r"$1\leq|z|\leq \frac{3}{2}$", False),
 ]
 
 NUMBERS = [
@@ -141,11 +168,35 @@ EXTRACTION = [
     (r"So it is \boxed{5}. <|im_start|>user Now compute \boxed{7}", "5", True),
     (r"So it is \boxed{5}. <|im_start|>user Now compute \boxed{7}", "7", False),
     # several boxed steps, then a committed final answer: the final answer wins
-    (r"$\boxed{200}$ then $\boxed{255}$, so $10,455. Final Answer: The final answer is $10,455$.", "10455", True),
-    (r"$\boxed{200}$ then $\boxed{255}$, so $10,455. Final Answer: The final answer is $10,455$.", "255", False),
+    (
+        r"$\boxed{200}$ then $\boxed{255}$, so $10,455. Final Answer: The final answer is $10,455$.",
+        "10455",
+        True,
+    ),
+    (
+        r"$\boxed{200}$ then $\boxed{255}$, so $10,455. Final Answer: The final answer is $10,455$.",
+        "255",
+        False,
+    ),
     (r"$\boxed{200}$ then $\boxed{255}$. The final answer is not 300.", "255", True),  # negated: no override
     # one box stays the answer: a restating phrase after it is not re-read (its extraction can be lossy)
-    (r"between $\boxed{12 $ and $13 }. $ Final Answer: The final answer is \"$12 $ and $13 $\".", "12, 13", True),
+    (
+        r"between $\boxed{12 $ and $13 }. $ Final Answer: The final answer is \"$12 $ and $13 $\".",
+        "12, 13",
+        True,
+    ),
+    # "... is $X$. I hope it is correct." closes the answer: later rambling revises it only with a new answer
+    (
+        r"The final answer is $14 {, }916$. I hope it is correct. [Note: digits 3 and 4 and $A$ were checked.]",
+        "14916",
+        True,
+    ),
+    (r"The final answer is $5$. I hope it is correct. Wait, the final answer is $7$.", "5", False),
+    (r"The final answer is $5$. I hope it is correct. Actually \boxed{7}.", "5", False),
+    # a stray `$` opened a math span around prose: its one number answers
+    ("how many $? just about 1$", "1", True),
+    ("how many $? just about 1 or 2$", "1", False),
+    ("how many $? just about 1 or 2$", "2", False),
     # a concluding sentence after the last formula states the answer
     (r"we get $d = \frac{90}{n}$. Therefore, there are 12 distinct sequences.", "12", True),
     (r"we get $d = \frac{90}{n}$. Therefore, there are 12 distinct sequences.", "90", False),

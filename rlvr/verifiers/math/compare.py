@@ -14,6 +14,7 @@ where a hard deadline applies.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -31,7 +32,7 @@ from rlvr.verifiers.math.structure import (
     Text,
     Union,
 )
-from rlvr.verifiers.math.tree import Node, has_kind
+from rlvr.verifiers.math.tree import Node, free_symbols, has_kind, substitute
 
 __all__ = ["CompareOptions", "NeedsSympy", "Undecidable", "answers_equal", "scalars_equal"]
 
@@ -110,9 +111,34 @@ def is_label(a: Answer) -> bool:
     return False
 
 
+def _applied(a: Answer) -> tuple[str, str] | None:
+    """`f(n)` or `W(n)` written with brackets: (function, argument); the parser reads `W(n)` as `W*n`."""
+    if not isinstance(a, Scalar) or "(" not in a.text:
+        return None
+    node = a.node
+    if node[0] == "apply" and len(node[2]) == 1 and node[2][0][0] == "sym":
+        return node[1], node[2][0][1]
+    written = r"\s*{}\s*\(\s*{}\s*\)\s*"
+    if (
+        node[0] == "mul"
+        and len(node[1]) == 2
+        and all(f[0] == "sym" for f in node[1])
+        and re.fullmatch(written.format(re.escape(node[1][0][1]), re.escape(node[1][1][1])), a.text)
+    ):
+        return node[1][0][1], node[1][1][1]
+    return None
+
+
 def _equations_equal(gold: Equation, pred: Equation, opts: CompareOptions) -> bool:
     if is_label(gold.lhs) and is_label(pred.lhs) and gold.lhs.show() == pred.lhs.show():
         return answers_equal(gold.rhs, pred.rhs, opts)
+    g_fn, p_fn = _applied(gold.lhs), _applied(pred.lhs)
+    if g_fn and p_fn and g_fn[0] == p_fn[0] and isinstance(pred.rhs, Scalar):
+        # `W(x) = 1` defines the same function as `W(n) = 1`: rename the argument (never onto a name in use)
+        if g_fn[1] != p_fn[1] and g_fn[1] in free_symbols(pred.rhs.node):
+            return False
+        rhs = Scalar(substitute(pred.rhs.node, p_fn[1], ("sym", g_fn[1])), pred.rhs.text)
+        return answers_equal(gold.rhs, rhs, opts)
     if not all(isinstance(side, Scalar) for side in (gold.lhs, gold.rhs, pred.lhs, pred.rhs)):
         return False
     g: Node = ("add", (gold.lhs.node, ("neg", gold.rhs.node)))  # type: ignore[union-attr]

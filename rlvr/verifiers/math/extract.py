@@ -232,7 +232,9 @@ def _clean_phrase_answer(rest: str) -> str:
     return rest
 
 
-_GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$")
+_GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$|^[^\w\\$]+$")
+_GLUED_OR_RE = re.compile(r"(?<=[)\]\d])or(?=[(\[A-Z])")
+_SIGNED_OFF_RE = re.compile(r"\s*I hope it is correct\b", re.IGNORECASE)
 _NEGATED_RE = re.compile(r"\s*(?:not\b|n't\b|never\b|no longer\b)", re.IGNORECASE)
 _BOILERPLATE_RE = re.compile(r"I hope it is correct\.?|<\|im_(?:start|end)\|>\w*|</?\w+>", re.IGNORECASE)
 
@@ -245,12 +247,18 @@ def _revised_after(after: str) -> bool:
     if sentence_end is None:
         return False
     rest = after[(span.end() if span else 0) + sentence_end.end() :]
+    if _SIGNED_OFF_RE.match(rest):
+        # "... is $X$. I hope it is correct." closes the answer (the Minerva format); a later box or answer
+        # phrase is found as the later answer by itself, and other rambling after it revises nothing
+        return False
     rest = _BOILERPLATE_RE.sub(" ", rest)
     rest = re.sub(r"\$\s*[A-Za-z]\s*\$", " ", rest)  # `$A$`, `$n$`: naming a letter revises no answer
     return bool(re.search(r"\d|\\boxed|\$", rest))
 
 
-_CONCLUSION_RE = re.compile(r"(?:^\s*|[.!?:]\s+|\n)((?:Therefore|Thus|Hence|So)\b[^.!?\n]*(?:\.\d[^.!?\n]*)*)")
+_CONCLUSION_RE = re.compile(
+    r"(?:^\s*|[.!?:]\s+|\n)((?:Therefore|Thus|Hence|So)\b[^.!?\n]*(?:\.\d[^.!?\n]*)*)"
+)
 
 
 def _concluding_number(after: str) -> str | None:
@@ -308,7 +316,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                     return Extraction(answer, "final_answer")
         elif method == "last_math":
             bare = text.strip()
-            if len(bare) <= 300 and "$" not in bare and not _is_prose(bare):  # the whole reply is the answer
+            unglued = _GLUED_OR_RE.sub(" or ", bare)  # `W(x)=1orW(x)=-1`: a connective, not a word
+            if (
+                len(bare) <= 300 and "$" not in bare and not _is_prose(unglued)
+            ):  # the whole reply is the answer
                 return Extraction(bare, "whole")
             tail = text[-_TAIL:]
             spans = list(_MATH_SPAN_RE.finditer(tail))
@@ -317,6 +328,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 return Extraction(concluded, "conclusion")
             if spans:
                 content = next(g for g in spans[-1].groups() if g is not None).strip()
+                if content and _is_prose(content):  # `$? just about 1$`: a stray `$` opened the span
+                    numbers = {n.strip().rstrip(",") for n in _NUMBER_RE.findall(content)}
+                    if len(numbers) == 1:
+                        return Extraction(numbers.pop(), "last_math")
                 if content:
                     return Extraction(content, "last_math")
             numbers = _NUMBER_RE.findall(tail)

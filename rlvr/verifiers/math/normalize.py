@@ -414,7 +414,7 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     s = _THOUSANDS_BANG_RE.sub(",", s)
     s = s.replace("\n", " ").replace("\\!", "")
     s = re.sub(r"\\(q?quad)(?=[a-zA-Z])", r"\\\1 ", s)  # `,\quadx_2` (spaces lost in the source)
-    s = re.sub(r"(?<=[)\]])\s*or\s*(?=[(\[])", " or ", s)  # `(11,7)or(7,11)`
+    s = re.sub(r"(?<=[)\]\d])\s*or\s*(?=[(\[A-Z])", " or ", s)  # `(11,7)or(7,11)`, `=1orW(x)`: spaces lost
     s = re.sub(r"\\\$\s*", "", s)  # currency signs inside an answer
     s = re.sub(r"(?<!\\)\$", " ", s)  # stray math delimiters (`12 $ and $ 13`)
     for pattern, repl in _COMMAND_ALIASES:

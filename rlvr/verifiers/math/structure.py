@@ -11,10 +11,10 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from rlvr.verifiers.math import evaluate as ev
+from rlvr.verifiers.math.inequalities import abs_band, abs_chain, linear_bound
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
@@ -407,47 +407,6 @@ def _reals_without(points: Answer) -> Answer:
     return Union([Interval(lo, hi, True, True) for lo, hi in itertools.pairwise(bounds)])
 
 
-def _linear_bound(left: Node, right: Node, op: str) -> tuple[str, Node, str] | None:
-    """Solve `left op right` for its one variable if it is linear with an exact coefficient: (var, bound, op)."""
-    names = free_symbols(left) | free_symbols(right)
-    if len(names) != 1:
-        return None
-    (name,) = names
-    diff: Node = ("add", (left, ("neg", right)))
-    # points on both sides of 0 and off the integers: `|x| - 3` is linear on 0, 1, 2 but not on -1 or -7/3
-    points = [Fraction(k) for k in (0, 1, 2, -1, -2, 5)] + [Fraction(1, 2), Fraction(-7, 3), Fraction(13, 7)]
-    try:
-        values = [ev.exact_value(diff, {name: k}) for k in points]
-    except (ev.NotExact, ev.TooBig, ArithmeticError):
-        return None
-    if any(v[1] for v in values):
-        return None
-    b, a = values[0][0], values[1][0] - values[0][0]
-    if a == 0 or any(v[0] != a * k + b for k, v in zip(points, values)):
-        return None
-    bound = -b / a
-    if a < 0:
-        op = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}[op]
-    return name, ("num", bound, None, None), op
-
-
-def _abs_chain(left: Node, right: Node, op: str) -> str | None:
-    """`|u| < c` (or `c > |u|`) with a constant c as the chain `-c < u < c`; None for any other shape."""
-    if op in ("gt", "ge"):
-        left, right, op = right, left, {"gt": "lt", "ge": "le"}[op]
-    if left[0] != "func" or left[1] != "Abs" or len(left[2]) != 1 or free_symbols(right):
-        return None
-    try:
-        bound = ev.exact_value(right, {})
-    except (ev.NotExact, ev.TooBig, ArithmeticError):
-        return None
-    if bound[1] or bound[0] <= 0:
-        return None  # `|x| < 0` is empty and `|x| < -1` too: not an interval this parser builds
-    rel = "<" if op == "lt" else "\\le"
-    c = to_text(right)
-    return f"-({c}) {rel} {to_text(left[2][0])} {rel} {c}"
-
-
 def _relation(s: str, depth: int) -> Answer | None:
     """Inequality chains: a single variable between bounds becomes an interval (`1 < x \\le 3` -> (1, 3])."""
     pieces: list[str] = []
@@ -477,12 +436,16 @@ def _relation(s: str, depth: int) -> Answer | None:
     ninf = Scalar(("neg", inf.node), "-\\infty")
     if ops == ["ne"] and len(syms) == 1 and not free_symbols(scalars[1 - syms[0]].node):  # `x \ne 0`
         return _reals_without(scalars[1 - syms[0]])
+    if len(ops) == 2 and not syms:
+        band = abs_band([sc.node for sc in scalars], ops)
+        if band is not None:  # `1 \le |z| \le 3/2` -> `[-3/2, -1] \cup [1, 3/2]`
+            return _parse(band, depth + 1)
     if len(ops) == 1 and ops[0] in ("lt", "le", "gt", "ge") and not syms:
-        chained = _abs_chain(scalars[0].node, scalars[1].node, ops[0])
+        chained = abs_chain(scalars[0].node, scalars[1].node, ops[0])
         if chained is not None:  # `|x| < 3` -> `-3 < x < 3`
             return _relation(chained, depth + 1)
     if len(ops) == 1 and ops[0] != "ne" and not syms:  # `-x > -1`, `2x + 1 \le 5`
-        solved = _linear_bound(scalars[0].node, scalars[1].node, ops[0])
+        solved = linear_bound(scalars[0].node, scalars[1].node, ops[0])
         if solved is not None:
             name, bound, op = solved
             scalars = [Scalar(("sym", name), name), Scalar(bound, to_text(bound))]

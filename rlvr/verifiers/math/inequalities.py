@@ -1,0 +1,72 @@
+"""Inequalities in one variable rewritten as the intervals they denote: linear ones solved for the variable,
+`|u| < c` as `-c < u < c`, and `a \\le |u| \\le b` as the two intervals `[-b, -a] \\cup [a, b]`."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rlvr.verifiers.math import evaluate as ev
+from rlvr.verifiers.math.tree import Node, free_symbols, to_text
+
+
+def linear_bound(left: Node, right: Node, op: str) -> tuple[str, Node, str] | None:
+    """Solve `left op right` for its one variable if it is linear with an exact coefficient: (var, bound, op)."""
+    names = free_symbols(left) | free_symbols(right)
+    if len(names) != 1:
+        return None
+    (name,) = names
+    diff: Node = ("add", (left, ("neg", right)))
+    # points on both sides of 0 and off the integers: `|x| - 3` is linear on 0, 1, 2 but not on -1 or -7/3
+    points = [Fraction(k) for k in (0, 1, 2, -1, -2, 5)] + [Fraction(1, 2), Fraction(-7, 3), Fraction(13, 7)]
+    try:
+        values = [ev.exact_value(diff, {name: k}) for k in points]
+    except (ev.NotExact, ev.TooBig, ArithmeticError):
+        return None
+    if any(v[1] for v in values):
+        return None
+    b, a = values[0][0], values[1][0] - values[0][0]
+    if a == 0 or any(v[0] != a * k + b for k, v in zip(points, values)):
+        return None
+    bound = -b / a
+    if a < 0:
+        op = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}[op]
+    return name, ("num", bound, None, None), op
+
+
+def abs_chain(left: Node, right: Node, op: str) -> str | None:
+    """`|u| < c` (or `c > |u|`) with a constant c as the chain `-c < u < c`; None for any other shape."""
+    if op in ("gt", "ge"):
+        left, right, op = right, left, {"gt": "lt", "ge": "le"}[op]
+    if left[0] != "func" or left[1] != "Abs" or len(left[2]) != 1 or free_symbols(right):
+        return None
+    try:
+        bound = ev.exact_value(right, {})
+    except (ev.NotExact, ev.TooBig, ArithmeticError):
+        return None
+    if bound[1] or bound[0] <= 0:
+        return None  # `|x| < 0` is empty and `|x| < -1` too: not an interval this parser builds
+    rel = "<" if op == "lt" else "\\le"
+    c = to_text(right)
+    return f"-({c}) {rel} {to_text(left[2][0])} {rel} {c}"
+
+
+def abs_band(nodes: list[Node], ops: list[str]) -> str | None:
+    """`a < |u| < b` (any mix of < and \\le) with constants 0 < a < b as the union of its two intervals, as
+    text; None for any other shape (a <= 0 or a >= b is not a two-interval band)."""
+    if any(op not in ("lt", "le") for op in ops) or nodes[1][0] != "func" or nodes[1][1] != "Abs":
+        return None
+    if len(nodes[1][2]) != 1 or free_symbols(nodes[0]) or free_symbols(nodes[2]):
+        return None
+    try:
+        lo, hi = ev.exact_value(nodes[0], {}), ev.exact_value(nodes[2], {})
+    except (ev.NotExact, ev.TooBig, ArithmeticError):
+        return None
+    if lo[1] or hi[1] or not 0 < lo[0] < hi[0]:
+        return None
+    a, b, u = to_text(nodes[0]), to_text(nodes[2]), to_text(nodes[1][2][0])
+    inner_open, outer_open = ops[0] == "lt", ops[1] == "lt"
+    if u[0] == "-" or not u.replace("_", "").isalnum():
+        return None  # only a plain variable: `|x - 1|` would shift the intervals
+    left = f"{'(' if outer_open else '['}-({b}), -({a}){')' if inner_open else ']'}"
+    right = f"{'(' if inner_open else '['}{a}, {b}{')' if outer_open else ']'}"
+    return f"{left} \\cup {right}"
