@@ -476,3 +476,36 @@ def test_eval_report_fits_80_columns_and_auto_picks_vllm_when_installed(tmp_path
     assert "pass@16" in out and "maj@16" in out and "no answer" in out
     assert max(len(line) for line in out.splitlines()) <= 80
     assert "…" not in out  # nothing cut to fit
+
+
+def test_rlvr_verify_name_works_for_any_registered_verifier(tmp_path: Path, capsys) -> None:
+    assert (
+        cli(["verify", "countdown", "<answer>(3+5)*2</answer>", "{numbers: [2, 3, 5], target: 16}", "--yaml"])
+        == 0
+    )
+    assert capsys.readouterr().out.startswith("correct")
+    assert (
+        cli(
+            [
+                "verify",
+                "countdown",
+                "<answer>3+5+2</answer>",
+                "{numbers: [2, 3, 5], target: 16}",
+                "--yaml",
+                "--exit-code",
+            ]
+        )
+        == 1
+    )
+    assert capsys.readouterr().out.startswith("wrong")
+    assert cli(["verify", "countdwn", "x", "y"]) == 2
+    assert "did you mean 'countdown'?" in capsys.readouterr().err
+    mine = tmp_path / "my_verifier.py"
+    mine.write_text(
+        "from rlvr.verifiers import verifier\n\n"
+        "@verifier('myns/reversed', overwrite=True)\n"
+        "def reversed_(completion, reference):\n"
+        "    return completion.strip() == reference[::-1]\n"
+    )
+    assert cli(["verify", "myns/reversed", "cba", "abc", "--import", str(mine), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["passed"] is True

@@ -30,6 +30,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `rlvr` console script; returns the process exit status."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) > 1 and argv[0] == "verify" and not argv[1].startswith("-"):
+        from rlvr.cli.verify import BUILTIN_KINDS, REGISTERED
+
+        if argv[1] not in BUILTIN_KINDS:  # `rlvr verify NAME ...`: any registered verifier
+            argv = ["verify", REGISTERED, *argv[1:]]
     args, extra = parser.parse_known_args(argv)
     # KEY=VALUE overrides may follow options (`rlvr train C.yaml --dry-run train.steps=3`), which argparse's
     # single trailing positional list does not accept; anything else unknown is still an error

@@ -223,8 +223,63 @@ def _add_code(kinds: Any) -> None:
     p.set_defaults(func=_run_code)
 
 
+def _run_registered(args: argparse.Namespace) -> int:
+    from rlvr.cli._common import options_of, parse_options
+    from rlvr.core.errors import RlvrError
+    from rlvr.train.configio import load_yaml
+    from rlvr.verifiers import VERIFIERS, make_verifier
+
+    try:
+        if args.name not in VERIFIERS:
+            import difflib
+
+            close = difflib.get_close_matches(args.name, VERIFIERS.names(), n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            print(
+                f"error: no verifier named {args.name!r}; {hint}registered: {', '.join(VERIFIERS.names())}. "
+                "Your own: pass --import MODULE_OR_FILE.py",
+                file=sys.stderr,
+            )
+            return 2
+        verifier = make_verifier(args.name, **parse_options(options_of(args)))
+        reference = _read(args.reference)
+        verdict = verifier.verify(_read(args.completion), load_yaml(reference) if args.yaml else reference)
+    except RlvrError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        close_fn = getattr(locals().get("verifier"), "close", None)
+        if callable(close_fn):
+            close_fn()
+    print_verdict(verdict, args.json)
+    return _exit_status(verdict, args)
+
+
+def _add_registered(kinds: Any) -> None:
+    from rlvr.cli._common import add_import_arg, add_option_args
+
+    p = kinds.add_parser(
+        REGISTERED,
+        help="any registered verifier: rlvr verify NAME COMPLETION REFERENCE (e.g. countdown, or yours)",
+        description="Grade COMPLETION against REFERENCE with the verifier registered under NAME "
+        "(`rlvr verify NAME ...` is short for `rlvr verify registered NAME ...`).",
+    )
+    p.add_argument("name", metavar="NAME", help="a registered verifier name (see the error for the list)")
+    p.add_argument("completion", metavar="COMPLETION", help="the model output (or '-' to read it from stdin)")
+    p.add_argument("reference", metavar="REFERENCE", help="the reference answer (or '-' for stdin)")
+    p.add_argument("--yaml", action="store_true", help="parse REFERENCE as YAML (lists, mappings, numbers)")
+    add_option_args(p, "verifier option", "-o timeout_s=5")
+    add_import_arg(p)
+    _common(p)
+    p.set_defaults(func=_run_registered)
+
+
+#: the sub-command that grades with any registered verifier; `rlvr verify NAME` is routed to it
+REGISTERED = "registered"
+
 #: The verifier kinds under `rlvr verify`.
-_KINDS: list[Callable[[Any], None]] = [_add_math, _add_code]
+_KINDS: list[Callable[[Any], None]] = [_add_math, _add_code, _add_registered]
+BUILTIN_KINDS = ("math", "code", REGISTERED)
 
 
 def add_parser(sub: Any) -> None:
