@@ -92,7 +92,7 @@ build_image() {
   if [ "$tag_stamp" = "$stamp" ]; then say "image $IMAGE is up to date ($stamp)"; return 0; fi
   say "building $IMAGE from $py ($stamp)"
   local root; root=$(mktemp -d /tmp/rlvr-image.XXXXXX)
-  trap 'rm -rf "$root"' RETURN
+  trap 'rm -rf "$root"; trap - RETURN' RETURN
   "$py" - "$root" <<'PY'
 import glob, os, shutil, subprocess, sys, sysconfig
 root = sys.argv[1]

@@ -373,6 +373,7 @@ def test_thief_steals_nothing(sandbox):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # 3 x 164 containers: ~4 min (runc) to ~7 min (gVisor) on an idle 2-core machine
 def test_thief_steals_nothing_on_all_164_problems(sandbox):
     thief = pytest.importorskip("test_code_verifier_thief")
     v = CodeVerifier(CodeVerifierConfig(timeout_s=30.0, sandbox=sandbox.config))
@@ -380,3 +381,42 @@ def test_thief_steals_nothing_on_all_164_problems(sandbox):
         thief.check_thief(v, list(thief.PROBLEMS))
     finally:
         v.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the container's init drops privileges: needs root")
+def test_container_init_without_docker(tmp_path, monkeypatch):
+    """What the container runs (inside.py's source + docker.CONTAINER_MAIN), run here without Docker: the judge's
+    data, written on init's stdin after b"S" as the backend does, reaches the judge intact and is in none of the
+    run's files. (uid 0: this host's interpreter lives under /root, which uid 1000 could not read.)"""
+    import marshal
+    import sys
+    import time
+
+    from rlvr.verifiers.sandbox import docker as backend
+
+    monkeypatch.setattr(backend, "UID", 0)
+    monkeypatch.setattr(backend, "JUDGE_UID", 0)
+    (tmp_path / "work").mkdir()
+    token = secrets.token_hex(16).encode()
+    runner = backend.DockerBackend(SandboxConfig(backend="docker", workdir=str(tmp_path / "work")))
+    runner._write_inputs(
+        tmp_path, "print(open('a.txt').read())\n", "", {"a.txt": b"x"}, 10.0, Judge(ECHO_JUDGE, token)
+    )
+    args = {"out_dir": str(tmp_path / "out"), "run_path": str(tmp_path / "in" / "run.bin")}
+    boot = (
+        f"import marshal;exec(compile(open({str(tmp_path / 'in' / 'inside.py')!r}).read(),'inside','exec'),"
+        f"{{'__name__':'__rlvr_docker__','ARGS':marshal.loads({marshal.dumps(args, 4)!r})}})"
+    )
+    proc = subprocess.Popen([sys.executable, "-S", "-c", boot], stdin=subprocess.PIPE)
+    status = tmp_path / "out" / "status"
+    deadline = time.monotonic() + 30
+    while not (status.exists() and status.read_bytes()[:1] == b"S") and time.monotonic() < deadline:
+        time.sleep(0.005)
+    proc.stdin.write(token)
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    assert status.read_bytes()[:2] == b"SE"
+    assert marshal.loads(status.read_bytes()[2:])["judge_exit"] == 0
+    assert (tmp_path / "out" / "report").read_bytes() == token
+    assert (tmp_path / "out" / "stdout").read_text() == "x\n"
+    assert all(token not in f.read_bytes() for f in (tmp_path / "in").iterdir())

@@ -70,7 +70,8 @@ class SandboxConfig:
     """Image of the docker backend (env `RLVR_DOCKER_IMAGE`); it must be present, it is never pulled.
     `scripts/docker_sandbox.sh` builds the default one from this machine's Python, without a registry."""
     docker_runtime: str | None = None
-    """OCI runtime of the docker backend, e.g. "runsc" (gVisor) for a kernel boundary; None: the default."""
+    """OCI runtime of the docker backend, e.g. "runsc" (gVisor: its own kernel; `scripts/docker_sandbox.sh
+    --gvisor` registers it); None: the daemon's default (runc)."""
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:

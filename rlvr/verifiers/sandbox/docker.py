@@ -203,30 +203,7 @@ class DockerBackend:
         self, tmp: Path, code, stdin, files, timeout: float, memory: int, judge: Judge | None
     ) -> ExecResult:
         cfg = self.config
-        (tmp / "in").mkdir(mode=0o700)  # root's: the program (uid 1000) cannot list or read it
-        (tmp / "out").mkdir(mode=0o700)
-        cpu = int(timeout) + 2
-        box = {"network": cfg.network, "workdir": cfg.workdir, "disk_mb": cfg.max_file_mb, "uid": UID, "gid": UID,
-               "judge_uid": JUDGE_UID}  # fmt: skip
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": cfg.workdir, "TMPDIR": "/tmp", "LANG": "C.UTF-8",
-               "USER": "sandbox", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
-        if cfg.hash_seed is not None:
-            env["PYTHONHASHSEED"] = str(cfg.hash_seed)
-        judge_spec = None
-        if judge is not None:  # no "data": it reaches the judge over stdin, after the program exists
-            judge_spec = {"kind": "source", "code": judge.source.encode(),
-                          "rlimits": {"RLIMIT_NPROC": 1, "RLIMIT_CORE": 0, "RLIMIT_CPU": (cpu, cpu + 1)}}  # fmt: skip
-        run = {
-            "code": code, "stdin": stdin.encode() if isinstance(stdin, str) else bytes(stdin), "files": files,
-            "workdir": cfg.workdir, "box": box, "env": env, "python_paths": [], "judge": judge_spec,
-            "rlimits": {"RLIMIT_NPROC": self._nproc(), "RLIMIT_FSIZE": cfg.max_file_mb << 20,
-                        "RLIMIT_CPU": (cpu, cpu + 1), "RLIMIT_CORE": 0, "RLIMIT_NOFILE": cfg.max_open_files},
-        }  # fmt: skip
-        (tmp / "in" / "run.bin").write_bytes(marshal.dumps(run, 4))  # format 4: readable by any Python 3.4+
-        (tmp / "in" / "args.bin").write_bytes(
-            marshal.dumps({"out_dir": "/rlvr/out", "run_path": "/rlvr/in/run.bin"}, 4)
-        )
-        (tmp / "in" / "inside.py").write_text(inside_source() + CONTAINER_MAIN)
+        env = self._write_inputs(tmp, code, stdin, files, timeout, judge)
         size = f"size={cfg.max_file_mb}m"
         api = self._client.api
         host_config = api.create_host_config(
@@ -271,6 +248,38 @@ class DockerBackend:
         finally:
             with contextlib.suppress(Exception):
                 container.remove(force=True)
+
+    def _write_inputs(
+        self, tmp: Path, code, stdin, files, timeout: float, judge: Judge | None
+    ) -> dict[str, str]:
+        """Write the run's files for /rlvr/in (never the judge's data), make the dir for its output streams;
+        returns the run's environment."""
+        cfg = self.config
+        (tmp / "in").mkdir(mode=0o700)  # root's: the program (uid 1000) cannot list or read it
+        (tmp / "out").mkdir(mode=0o700)
+        cpu = int(timeout) + 2
+        box = {"network": cfg.network, "workdir": cfg.workdir, "disk_mb": cfg.max_file_mb, "uid": UID, "gid": UID,
+               "judge_uid": JUDGE_UID}  # fmt: skip
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": cfg.workdir, "TMPDIR": "/tmp", "LANG": "C.UTF-8",
+               "USER": "sandbox", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
+        if cfg.hash_seed is not None:
+            env["PYTHONHASHSEED"] = str(cfg.hash_seed)
+        judge_spec = None
+        if judge is not None:  # no "data": it reaches the judge over stdin, after the program exists
+            judge_spec = {"kind": "source", "code": judge.source.encode(),
+                          "rlimits": {"RLIMIT_NPROC": 1, "RLIMIT_CORE": 0, "RLIMIT_CPU": (cpu, cpu + 1)}}  # fmt: skip
+        run = {
+            "code": code, "stdin": stdin.encode() if isinstance(stdin, str) else bytes(stdin), "files": files,
+            "workdir": cfg.workdir, "box": box, "env": env, "python_paths": [], "judge": judge_spec,
+            "rlimits": {"RLIMIT_NPROC": self._nproc(), "RLIMIT_FSIZE": cfg.max_file_mb << 20,
+                        "RLIMIT_CPU": (cpu, cpu + 1), "RLIMIT_CORE": 0, "RLIMIT_NOFILE": cfg.max_open_files},
+        }  # fmt: skip
+        (tmp / "in" / "run.bin").write_bytes(marshal.dumps(run, 4))  # format 4: readable by any Python 3.4+
+        (tmp / "in" / "args.bin").write_bytes(
+            marshal.dumps({"out_dir": "/rlvr/out", "run_path": "/rlvr/in/run.bin"}, 4)
+        )
+        (tmp / "in" / "inside.py").write_text(inside_source() + CONTAINER_MAIN)
+        return env
 
     def _nproc(self) -> int:
         """RLIMIT_NPROC of the program: gVisor lets a uid have one process more than its limit (measured: with
@@ -329,8 +338,14 @@ class DockerBackend:
             container.wait(timeout=SETUP_TIMEOUT_S)  # its exit state (OOMKilled) is final only once it exited
         container.reload()
         end = finished or killed or time.monotonic()
-        oom = bool(container.attrs.get("State", {}).get("OOMKilled"))
+        state = container.attrs.get("State", {})
         status, _ = _read_capped(status_path, 1 << 20)
+        oom = bool(state.get("OOMKilled"))
+        if started is not None and killed is None and status[1:2] != b"E" and state.get("ExitCode") == 137:
+            # SIGKILLed as a whole, before init could report, and not by us: the memory cgroup's OOM killer.
+            # Under gVisor it kills the Sentry (the whole sandbox), and Docker flags OOMKilled only sometimes
+            # (measured: 2 of 8 hogs unflagged, all with exit 137)
+            oom = True
         if status[:1] != b"S":
             logs = b""
             with contextlib.suppress(Exception):
