@@ -509,3 +509,18 @@ def test_rlvr_verify_name_works_for_any_registered_verifier(tmp_path: Path, caps
     )
     assert cli(["verify", "myns/reversed", "cba", "abc", "--import", str(mine), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["passed"] is True
+
+
+def test_training_saves_a_few_eval_completions_and_plots_one_quantity_per_panel(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    argv = [a for a in _small_run(out) if a not in ("eval.every=0", "train.plot=false")]
+    assert cli([*argv, "eval.every=1", "eval.num_examples=5", "eval.save_samples=3"]) == 0
+    lines = [json.loads(x) for x in (out / "eval_samples.jsonl").read_text().splitlines()]
+    assert len(lines) == 2 * 3  # two evaluations, three completions each
+    assert {"prompt", "completion", "passed", "reason", "policy_version"} <= set(lines[0])
+    from rlvr.train.metrics import PANELS
+
+    titles = [title for title, _ in PANELS]
+    assert (
+        "loss" in titles and "replay ratio (uses per rollout)" in titles and (out / "training.png").is_file()
+    )

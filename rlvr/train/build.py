@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import itertools
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -261,7 +261,22 @@ def evaluate_held_out(
         )
         report = evaluate_backend(backend, env, examples, ec.samples, sampling, pool=pool)
         out.update({f"eval/{k}": float(v) for k, v in report.summary.items() if isinstance(v, int | float)})
+        save_eval_samples(config, report.samples[: ec.save_samples])
     return out
+
+
+def save_eval_samples(config: RunConfig, samples: Sequence[Any]) -> None:
+    """Append a few graded held-out completions to output_dir/eval_samples.jsonl (what the policy writes)."""
+    if not samples:
+        return
+    path = Path(config.train.output_dir) / "eval_samples.jsonl"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as fh:
+            for s in samples:
+                fh.write(s.to_json() + "\n")
+    except OSError as exc:  # e.g. a Ray worker on a node that does not see output_dir: the metrics still count
+        log.warning("cannot save evaluation samples to %s: %s", path, exc)
 
 
 def check_model_name(name: str) -> None:

@@ -156,12 +156,15 @@ class EvalConfig:
     gold_prob: bool = False
     """Also log eval/gold_prob: the mean over the held-out problems of the probability of the task's gold
     completion (teacher-forced, T = 1): exact, no sampling noise, seconds instead of minutes."""
+    save_samples: int = 4
+    """Completions of each evaluation appended to output_dir/eval_samples.jsonl (with the policy version), to
+    read what the policy writes as it trains; 0 saves none."""
 
     def __post_init__(self) -> None:
-        if self.every < 0 or self.num_examples < 1 or self.samples < 0:
+        if self.every < 0 or self.num_examples < 1 or self.samples < 0 or self.save_samples < 0:
             raise ConfigError(
-                f"eval needs every >= 0, num_examples >= 1 and samples >= 0; got {self.every}/"
-                f"{self.num_examples}/{self.samples}"
+                f"eval needs every >= 0, num_examples >= 1, samples >= 0 and save_samples >= 0; got "
+                f"{self.every}/{self.num_examples}/{self.samples}/{self.save_samples}"
             )
         if self.samples == 0 and not self.gold_prob:
             raise ConfigError(

@@ -198,25 +198,31 @@ def _series(rows: Sequence[Mapping[str, Any]], key: str) -> tuple[list[float], l
 
 
 #: (title, [(metric key, label)]) panels of the training summary plot.
+#: one quantity (one unit) per panel
 PANELS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    ("reward", (("rollout/reward_mean", "rollout reward"), ("train/reward_mean", "trained-on reward"))),
-    ("accuracy", (("rollout/accuracy", "rollout pass rate"), ("eval/pass@1", "held-out pass@1"))),
-    ("entropy", (("train/entropy", "policy entropy (nats/token)"),)),
     (
-        "staleness",
+        "rollout reward",
         (
-            ("train/age_mean", "age of trained rollouts (policy versions)"),
-            ("buffer/staleness/mean", "age of buffer contents"),
-            ("buffer/replay_ratio", "replay ratio (uses per rollout)"),
+            ("rollout/reward_mean", "rollout reward"),
+            ("rollout/accuracy", "rollout pass rate"),  # drawn only where it differs from the reward
+            ("train/reward_mean", "trained-on reward"),
         ),
     ),
+    ("held-out", (("eval/pass@1", "held-out pass@1"), ("eval/gold_prob", "gold completion probability"))),
+    ("loss", (("train/loss", "loss"),)),
+    ("entropy (nats/token)", (("train/entropy", "policy entropy"),)),
+    (
+        "age (policy versions)",
+        (("train/age_mean", "trained rollouts"), ("buffer/staleness/mean", "buffer contents")),
+    ),
+    ("replay ratio (uses per rollout)", (("buffer/replay_ratio", "replay ratio"),)),
 )
 #: noisy per-step series that also get a trailing mean, so a trend is visible
 SMOOTHED = ("rollout/reward_mean", "rollout/accuracy")
 
 
 def plot_metrics(csv_path: str | Path, png_path: str | Path, title: str = "rlvr training") -> Path:
-    """Plot reward, accuracy, entropy and staleness over steps from a metrics CSV into a PNG."""
+    """Plot reward, held-out score, loss, entropy, age and replay ratio (one quantity per panel) into a PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -224,12 +230,14 @@ def plot_metrics(csv_path: str | Path, png_path: str | Path, title: str = "rlvr 
 
     with Path(csv_path).open(newline="") as fh:
         rows = list(csv.DictReader(fh))
-    fig, axes = plt.subplots(2, 2, figsize=(11, 7), constrained_layout=True)
+    fig, axes = plt.subplots(3, 2, figsize=(11, 10), constrained_layout=True)
     for ax, (panel, series) in zip(axes.flat, PANELS):
         drawn = False
+        shown: list[list[float]] = []
         for key, label in series:
             xs, ys = _series(rows, key)
-            if xs:
+            if xs and ys not in shown:  # e.g. the pass rate of binary rewards is the reward: drawn once
+                shown.append(ys)
                 ax.plot(xs, ys, marker="o" if len(xs) < 30 else None, ms=3, label=label, alpha=0.8)
                 drawn = True
                 if key in SMOOTHED and len(ys) >= 20:
