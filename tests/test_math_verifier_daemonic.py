@@ -93,7 +93,7 @@ def test_inside_torch_dataloader_workers() -> None:
 
 def _map_row(row: dict[str, Any]) -> dict[str, Any]:
     verdict = MathVerifier(timeout_s=20, num_workers=1).verify(row["completion"], row["gold"])
-    return {"reason": verdict.reason, "pid": os.getpid()}
+    return {"reason": verdict.reason, "pid": os.getpid(), "error": str(verdict.details.get("error"))}
 
 
 def test_inside_datasets_map_with_num_proc() -> None:
@@ -102,5 +102,18 @@ def test_inside_datasets_map_with_num_proc() -> None:
         {"completion": [c for c, _, _ in PAIRS] * 2, "gold": [g for _, g, _ in PAIRS] * 2}
     )
     mapped = data.map(_map_row, num_proc=2, load_from_cache_file=False)
-    assert mapped["reason"] == WANT * 2
+    assert mapped["reason"] == WANT * 2, mapped["error"]
     assert os.getpid() not in set(mapped["pid"])
+
+
+def test_inside_datasets_map_after_the_parent_used_a_pool() -> None:
+    """`datasets.map` forks this process: a forkserver started here before must not be used by the forks
+    (its children are not theirs; this failed with ECHILD, an `error` verdict, before the fix)."""
+    datasets = pytest.importorskip("datasets")
+    with VerifierPool(MathVerifier(in_process=True), num_workers=1, timeout_s=20) as pool:
+        assert pool.verify(r"\boxed{\sin^2 x + \cos^2 x}", "1").reason == "correct"
+    data = datasets.Dataset.from_dict(
+        {"completion": [c for c, _, _ in PAIRS] * 2, "gold": [g for _, g, _ in PAIRS] * 2}
+    )
+    mapped = data.map(_map_row, num_proc=2, load_from_cache_file=False)
+    assert mapped["reason"] == WANT * 2, mapped["error"]

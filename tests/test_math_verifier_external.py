@@ -41,7 +41,8 @@ def verifier() -> MathVerifier:
 def test_external_set_is_sourced_and_labelled() -> None:
     assert len(CASES) >= 300
     assert {c["source"].split("@")[0].split(":")[0] for c in CASES} >= {
-        "huggingface/Math-Verify", "QwenLM/Qwen2.5-Math", "rlvr#13"
+        "huggingface/Math-Verify", "huggingface/lighteval", "QwenLM/Qwen2.5-Math", "rllm-org/rllm",
+        "volcengine/verl", "rlvr#13",
     }  # fmt: skip
     assert all(isinstance(c["label"], bool) and c["gold"] and c["pred"] for c in CASES)
     assert len({c["source"] for c in CASES}) == len(CASES), "every case has its own source"

@@ -152,9 +152,17 @@ class _SubprocessWorker:
             self._pidfd = None
 
 
+_IMPORTED_BY_PID = os.getpid()
+
+
 def _must_use_subprocess() -> bool:
-    """Inside a daemonic process `multiprocessing` refuses to start children; fresh interpreters still work."""
-    return bool(multiprocessing.current_process().daemon)
+    """Inside a daemonic process `multiprocessing` refuses to start children; fresh interpreters still work.
+
+    So does a process forked from the one that imported this module (`datasets.map(num_proc=...)` forks with
+    the `multiprocess` library, whose workers stdlib `multiprocessing` does not see as daemonic): it inherits
+    the parent's forkserver, whose children are not its own, and waiting on them fails with ECHILD.
+    """
+    return bool(multiprocessing.current_process().daemon) or os.getpid() != _IMPORTED_BY_PID
 
 
 @contextlib.contextmanager
