@@ -30,6 +30,7 @@ from test_sandbox import (  # noqa: F401 - collected again here, with this modul
     test_timeout_kills_the_whole_process_tree,
 )
 from test_sandbox_isolation import (  # noqa: F401
+    NET_PROBE,
     listener,
     test_host_files_are_not_visible,
     test_key_syscalls_are_refused,
@@ -272,6 +273,21 @@ def test_code_verifier_with_judge(sandbox):
     finally:
         v.close()
     assert verdict.score == 0.5 and verdict.reason == "wrong_answer"
+
+
+def test_network_true_is_the_hosts_network(sandbox, listener):  # noqa: F811 - the imported fixture
+    """The positive control of test_no_network: network=True gives runc containers the host's network (as the
+    local backend does); gVisor, registered with --network=none, still has none."""
+    port = listener.getsockname()[1]
+    with Sandbox(dataclass_replace(sandbox.config, network=True, pool_size=1)) as sb:
+        r = sb.run(NET_PROBE, files={"port": str(port)})
+    if sandbox.config.docker_runtime == "runsc":
+        assert "connect failed" in r.stdout, r
+        return
+    assert "connected" in r.stdout.replace("connect failed", ""), r
+    conn, _ = listener.accept()
+    assert conn.recv(16) == b"escaped"
+    conn.close()
 
 
 def test_cannot_kill_host_processes_or_see_other_processes(sandbox):

@@ -207,7 +207,9 @@ class DockerBackend:
         size = f"size={cfg.max_file_mb}m"
         api = self._client.api
         host_config = api.create_host_config(
-            network_mode="bridge" if cfg.network else "none",
+            # network=True: the host's network, as in the local backend (the daemon of scripts/docker_sandbox.sh
+            # has no bridge); under runsc registered with --network=none there is none either way
+            network_mode="host" if cfg.network else "none",
             mem_limit=f"{memory}m",
             memswap_limit=f"{memory}m",
             pids_limit=self._pids_limit(),
