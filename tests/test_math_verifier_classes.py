@@ -138,6 +138,27 @@ NUMBERS = [
     (r"\boxed{33\frac{1}{3}\%}", r"33\frac{1}{3}\%", True),
 ]
 
+CHOICES = [
+    # a letter stated in prose, only when the gold is a letter
+    ("The answer is for sure D, it can't be A or B", "D", True),
+    ("The answer is for sure not D", "D", False),
+    ("Let's think. It's not A because it doesn't make sense, therefore I think it's B", "B", True),
+    ("Let's think. It's not A because it doesn't make sense, therefore I think it's B", "A", False),
+    ("D. it can't be A or B", "D", True),
+    ("B。不是 A", "B", True),
+    ("B。不是 A", "A", False),
+    ("réponse est C non A", "C", True),
+    ("The answer is (B) and (D)", "B", False),  # two options named: neither
+    ("(B) or (D)", "D", False),
+    ("I think the answer is a number", "A", False),  # lower-case a is a word
+    ("D", "(D) Alina", True),  # a gold option with its text
+]
+
+NO_LETTER = [  # no letter is stated: `no_answer`, never a guess
+    ("I think it's B, not C", "C"),
+    ("Alina", "(A) Alina"),
+]
+
 TEXT = [
     (r"\boxed{\text{odd function}}", r"\text{odd}", True),
     (r"\boxed{\text{even function}}", r"\text{odd}", False),
@@ -211,7 +232,7 @@ EXTRACTION = [
 
 @pytest.mark.parametrize(
     "pred, gold, want",
-    LABELLED + SETS + INTERVALS + NUMBERS + TEXT + MATRICES + EXTRACTION,
+    LABELLED + SETS + INTERVALS + NUMBERS + CHOICES + TEXT + MATRICES + EXTRACTION,
 )
 def test_class(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
     _check(verifier, pred, gold, want)
@@ -226,3 +247,9 @@ def test_whole_solution_gold_is_graded_by_its_final_answer(verifier: MathVerifie
     assert verifier.verify(r"a total loss of $\boxed{28\%}$.", gold).passed
     assert not verifier.verify(r"a total loss of $\boxed{72\%}$.", gold).passed
     assert verifier.verify(r"a total loss of $\boxed{28\%}$.", gold).details["gold"] == "28 \\%"
+
+
+@pytest.mark.parametrize("pred, gold", NO_LETTER)
+def test_no_letter_stated(verifier: MathVerifier, pred: str, gold: str) -> None:
+    verdict = verifier.verify(pred, gold)
+    assert (verdict.passed, verdict.reason) == (False, "no_answer"), dict(verdict.details)

@@ -367,3 +367,26 @@ def extract_gold(text: str) -> str:
         if answer is not None and answer.answer.strip():
             return answer.answer
     return text.strip()
+
+
+# A multiple-choice letter stated in prose (used only when the gold is a letter): after an answer phrase
+# (optionally "for sure", "definitely", ...; never after "not"), at the very end ("... it's B"), or leading
+# the reply and followed by punctuation or non-Latin text ("D. it can't be A or B", "B。不是 A").
+_PHRASE_CHOICE_RE = re.compile(
+    r"(?i:answer|r[ée]ponse|respuesta|antwort)\s*(?i:is|est|es|ist)?\s*:?\s*"
+    r"(?:(?i:for sure|definitely|clearly|probably|likely|surely|option|choice)\s+)?\(?([A-J])\)?(?![\w'])"
+)
+_MORE_OPTIONS_RE = re.compile(r"\(\s*[A-J]\s*\)|^\s*(?:,|;|&|\band\b|\bor\b)\s*\(?\s*[A-J]\b")
+_END_CHOICE_RE = re.compile(r"\b(?:is|it's|be)\s+\(?([A-J])\)?\s*[.!]?\s*$")
+_LEAD_CHOICE_RE = re.compile(r"^\s*\(?([A-J])\)?(?=[.):\uff1a\u3002]|[^\x00-\x7f]|\s*$)")
+
+
+def stated_choice(text: str) -> str | None:
+    """The option letter a prose reply states, or None (see the patterns above for where it may stand)."""
+    if not isinstance(text, str):
+        return None
+    phrases = list(_PHRASE_CHOICE_RE.finditer(text))
+    found = phrases[-1] if phrases else _END_CHOICE_RE.search(text) or _LEAD_CHOICE_RE.search(text)
+    if found is None or _MORE_OPTIONS_RE.search(text[found.end() :]):
+        return None  # `(B) and (D)` names two options: it is neither
+    return found.group(1)

@@ -36,7 +36,7 @@ from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import Verifier, verifier
 from rlvr.verifiers.math import compare as cmp
 from rlvr.verifiers.math.deadline import DeadlineExceeded, within
-from rlvr.verifiers.math.extract import METHODS, extract_answer, extract_gold
+from rlvr.verifiers.math.extract import METHODS, Extraction, extract_answer, extract_gold, stated_choice
 from rlvr.verifiers.math.normalize import canonical_text, normalize_answer
 from rlvr.verifiers.math.structure import (
     Answer,
@@ -233,6 +233,9 @@ class MathVerifier(Verifier):
         choice = parse_choice(normalize_answer(text, units=False).text)
         if choice is not None and len(text.strip().strip("()$").replace("\\text", "").strip("{}()")) == 1:
             return _Gold(text, None, choice, None)
+        option = re.match(r"^\s*\(([A-J])\)\s+\S", text)  # `(D) Alina`: an option with its text
+        if option is not None and "\n" not in text.strip():
+            return _Gold(text, None, Choice(option.group(1)), None)
         norm = normalize_answer(text, units=self.config.strip_units)
         try:
             return _Gold(text, norm.unit, parse_answer(norm.text), None)
@@ -346,6 +349,11 @@ class MathVerifier(Verifier):
                 Reason.NO_ANSWER, error=f"completion must be a string, got {type(completion).__name__}"
             )
         found = extract_answer(completion, self.config.extraction)
+        if isinstance(gold.answer, Choice) and (
+            found is None or parse_choice(normalize_answer(found.answer, units=False).text) is None
+        ):
+            letter = stated_choice(completion)  # "The answer is for sure D, it can't be A or B"
+            found = Extraction(letter, "choice") if letter else found
         if found is None or not found.answer.strip():
             return Verdict.fail(Reason.NO_ANSWER, method=found.method if found else None)
         details: dict[str, Any] = {
