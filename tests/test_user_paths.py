@@ -524,3 +524,15 @@ def test_training_saves_a_few_eval_completions_and_plots_one_quantity_per_panel(
     assert (
         "loss" in titles and "replay ratio (uses per rollout)" in titles and (out / "training.png").is_file()
     )
+
+
+def test_a_single_file_dataset_cannot_be_its_own_held_out_set(tmp_path: Path, capsys) -> None:
+    from rlvr.tasks import fixture_path
+
+    out = tmp_path / "run"
+    argv = [a for a in _small_run(out) if a != "eval.every=0"]
+    gsm = ["env.id=rlvr/GSM8K-v0", f"env.kwargs={{path: {fixture_path('gsm8k')}}}", "eval.every=1"]
+    assert cli([*argv, *gsm, "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert "also occurs in the training task, so no disjoint held-out set exists" in err
+    assert not out.exists()

@@ -158,11 +158,11 @@ def held_out_examples(config: RunConfig, train_task: Any) -> tuple[Any, list[Exa
             log.info("held-out: %d of the %d problems of the task distribution", n, len(support))
             support = [support[int(i)] for i in keep]
         return env, support
-    train_keys: set[str] = set()
-    if isinstance(task, GeneratedTask):  # another seed of the same generator can repeat training problems
-        if len(train_task) > MAX_TRAIN_KEYS:
-            log.warning("held-out set checked against the first %d training problems only", MAX_TRAIN_KEYS)
-        train_keys = {train_task[i].key for i in range(min(len(train_task), MAX_TRAIN_KEYS))}
+    # another seed of a generator can repeat training problems, and a dataset given as one file (path=) has no
+    # splits, so its "test split" is the training data: every held-out problem is checked against training
+    if len(train_task) > MAX_TRAIN_KEYS:
+        log.warning("held-out set checked against the first %d training problems only", MAX_TRAIN_KEYS)
+    train_keys = {train_task[i].key for i in range(min(len(train_task), MAX_TRAIN_KEYS))}
     n = min(config.eval.num_examples, len(task))
     eval_seed = config.train.seed if config.eval.seed is None else config.eval.seed
     chosen: dict[str, Example] = {}
@@ -329,6 +329,9 @@ def preflight(config: RunConfig) -> None:
         env = make_env(config.env.id, **config.env.kwargs)
     except TypeError as exc:  # an unknown option of the task factory or env
         raise ConfigError(f"env {config.env.id!r} with kwargs {dict(config.env.kwargs)}: {exc}") from None
+    if config.eval.every:  # the held-out set too: no split, or no problem disjoint from training, fails now
+        held_out_env, _ = held_out_examples(config, env.task)
+        held_out_env.close()
     env.close()
     if config.train.wandb_project and importlib.util.find_spec("wandb") is None:
         raise ConfigError(
