@@ -15,7 +15,7 @@ from rlvr.core import ConfigError
 from rlvr.envs import make_env
 from rlvr.policy import LearnerConfig, tiny_model
 from rlvr.train.build import build_env, gold_probability, held_out_examples
-from rlvr.train.config import EnvConfig, EvalConfig, ModelConfig, RolloutConfig, RunConfig, TrainConfig
+from rlvr.train.config import EnvConfig, HeldOutConfig, ModelConfig, RolloutConfig, RunConfig, TrainConfig
 from rlvr.train.configio import load_config
 from rlvr.train.loop import Trainer
 from rlvr.train.metrics import ComputeMeter
@@ -152,7 +152,7 @@ def test_gold_probability_is_the_teacher_forced_sequence_probability() -> None:
 
 def test_eval_gold_prob_only_needs_no_sampling(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="evaluates nothing"):
-        EvalConfig(samples=0)
+        HeldOutConfig(samples=0)
     cfg = RunConfig(
         model=ModelConfig(name="tiny"),
         env=EnvConfig(kwargs=ARITH0),
@@ -160,7 +160,7 @@ def test_eval_gold_prob_only_needs_no_sampling(tmp_path: Path) -> None:
         buffer=BufferConfig(capacity=16),
         learner=LearnerConfig(lr=1e-3, micro_batch_size=16),
         train=TrainConfig(steps=2, batch_size=8, output_dir=str(tmp_path), tensorboard=False, progress=False),
-        eval=EvalConfig(every=2, num_examples=81, samples=0, gold_prob=True),
+        eval=HeldOutConfig(every=2, num_examples=81, samples=0, gold_prob=True),
     )
     trainer = Trainer(cfg)
     rows = trainer.fit()
@@ -175,7 +175,7 @@ def test_eval_gold_prob_only_needs_no_sampling(tmp_path: Path) -> None:
 def test_rollout_top_p_below_one_is_rejected() -> None:
     with pytest.raises(ConfigError, match=r"rollout.top_p=1.0"):
         RolloutConfig(top_p=0.9)
-    assert RolloutConfig(top_p=1.0).top_p == 1.0 and EvalConfig(top_p=0.95).top_p == 0.95
+    assert RolloutConfig(top_p=1.0).top_p == 1.0 and HeldOutConfig(top_p=0.95).top_p == 0.95
 
 
 def test_hindsight_with_a_behaviour_ratio_is_rejected() -> None:

@@ -133,7 +133,7 @@ class RolloutConfig:
 
 
 @dataclass(frozen=True)
-class EvalConfig:
+class HeldOutConfig:
     """Periodic held-out evaluation during training."""
 
     every: int = 0
@@ -329,7 +329,7 @@ class RunConfig:
     buffer: BufferConfig = field(default_factory=BufferConfig)
     learner: LearnerConfig = field(default_factory=LearnerConfig)
     train: TrainConfig = field(default_factory=TrainConfig)
-    eval: EvalConfig = field(default_factory=EvalConfig)
+    eval: HeldOutConfig = field(default_factory=HeldOutConfig)
     distributed: DistributedConfig | None = None
     """The Ray runtime; None trains in this process (`rlvr train --address` turns it on with defaults)."""
 
