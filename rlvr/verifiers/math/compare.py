@@ -14,6 +14,7 @@ where a hard deadline applies.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from fractions import Fraction
@@ -161,11 +162,33 @@ def _proportional(g: Node, p: Node, opts: CompareOptions) -> bool:
         ratios.append(gv / pv)
     if ratios and any(not ev.numerically_close(r, ratios[0], 20) for r in ratios[1:]):
         return False
+    scaled = _exact_ratio(g, p)
+    if scaled is not None:
+        # g = c*p with the exact c seen at one point: decided by the scalar comparison (rational functions by
+        # exact evaluation at random points) before any sympy
+        with contextlib.suppress(NeedsSympy):
+            return scalars_equal(Scalar(g, ""), Scalar(("mul", (("num", scaled, None, None), p)), ""), opts)
     if not opts.allow_sympy:
         raise NeedsSympy("equation equivalence")
     from rlvr.verifiers.math import symbolic
 
     return bool(symbolic.proportional(g, p))
+
+
+def _exact_ratio(g: Node, p: Node) -> Fraction | None:
+    """g/p at a test point where both are exact, real and nonzero (the constant of a proportionality)."""
+    names = free_symbols(g) | free_symbols(p)
+    for point in range(3):
+        env = {n: ev.point_value(n, point) for n in names}
+        try:
+            gv, pv = ev.exact_value(g, env), ev.exact_value(p, env)
+        except (ev.NotExact, ev.TooBig, ArithmeticError):
+            return None
+        if gv[1] or pv[1]:
+            return None
+        if gv[0] and pv[0]:
+            return gv[0] / pv[0]
+    return None
 
 
 def _as_interval(a: Answer) -> Interval | None:
