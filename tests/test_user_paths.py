@@ -351,12 +351,17 @@ def test_sigterm_checkpoints_and_the_run_resumes(tmp_path: Path) -> None:
     args = [a for a in _small_run(out) if not a.startswith("train.steps=")] + ["train.steps=200"]
     cmd = [sys.executable, "-m", "rlvr", *args]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and proc.poll() is None:  # wait for a logged step
+    deadline = time.monotonic() + 480  # a loaded machine takes a while to import torch and load the model
+    logged = False
+    while time.monotonic() < deadline and proc.poll() is None:  # wait for two logged steps
         metrics = out / "metrics.csv"
         if metrics.exists() and len(metrics.read_text().splitlines()) >= 3:
+            logged = True
             break
         time.sleep(0.2)
+    if not logged:
+        proc.kill()
+        pytest.fail(f"the run logged no step before the signal was due: {proc.communicate()[1][-2000:]}")
     proc.send_signal(signal.SIGTERM)
     _, stderr = proc.communicate(timeout=240)
     assert proc.returncode == 130, stderr[-2000:]
