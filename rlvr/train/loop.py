@@ -4,7 +4,8 @@ Each step: draw P prompts -> generate G completions each (behaviour log-probs, p
 (verifier pool) -> freeze group advantages -> add the R = P x G rollouts to the replay buffer -> sample B ->
 one optimizer step (x `updates_per_step`) -> sync weights to the generation backend every `sync_every`
 updates. Compute is charged as in the paper: cost per step = B + mu R in units of one trained sample, with
-mu = (generation seconds per rollout) / (training seconds per sample), measured as the run goes.
+mu = (generation seconds per rollout) / (training seconds per sample); `ComputeMeter` keeps the raw per-step
+counts and recomputes every total with one mu (NaN until mu is measured), so no step is charged at a stale mu.
 """
 
 from __future__ import annotations
