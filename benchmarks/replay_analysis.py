@@ -18,6 +18,8 @@ import numpy as np
 BASELINE = "on-policy"
 CD_BASELINE = "cd on-policy"
 PAPER_MUS = (5.28, 6.84)
+#: fewer seeds than this in an arm or its baseline: the report does not compare IQRs, only gives paired ratios
+MIN_SEEDS_FOR_IQR = 4
 #: axes of "to threshold": (key, label, scale for the table)
 AXES = (
     ("step", "optimizer steps", 1.0),
@@ -307,7 +309,10 @@ def claims(stats: dict[str, Any], names: Sequence[str]) -> list[str]:
                 if math.isnan(pr[0])
                 else (f"paired ratio {_fmt(pr, 1, 2)} over {a['paired_n']} seeds")
             )
-            verdict = "IQRs separate" if separated(a, base, ax) else "IQRs overlap"
+            if min(len(a["seeds"]), len(base["seeds"])) < MIN_SEEDS_FOR_IQR:
+                verdict = f"too few seeds for an IQR comparison (< {MIN_SEEDS_FOR_IQR})"
+            else:
+                verdict = "IQRs separate" if separated(a, base, ax) else "IQRs overlap"
             parts.append(f"{label}: {verdict}, {ratio}")
         out.append(
             f"- **{n}** ({len(a['seeds'])} seeds, {a['reached']} reached the threshold): "

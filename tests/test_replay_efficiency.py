@@ -121,6 +121,9 @@ def test_analysis_axes_paired_ratios_and_claims(tmp_path: Path) -> None:
     stats = ana.analyze(base + rep + slow, pilot, ["on-policy", "R=B/2 N=8R", "R=B/4 N=8R"])
     s = stats["arms"]["R=B/4 N=8R"]
     assert s["reached"] == 0 and s["cross"]["step"][0] == math.inf and not ana.separated(s, b, "rollouts")
+    assert "too few seeds for an IQR comparison" in "\n".join(ana.claims(stats, ["R=B/4 N=8R"]))  # 2 seeds
+    slow = [fake_run("R=B/4 N=8R", k, B // 4, B, 300, lambda s: 0.4) for k in range(4)]
+    stats = ana.analyze(base + rep + slow, pilot, ["on-policy", "R=B/2 N=8R", "R=B/4 N=8R"])
     assert "IQRs overlap" in "\n".join(ana.claims(stats, ["R=B/4 N=8R"]))
 
 
