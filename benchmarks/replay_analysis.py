@@ -209,6 +209,9 @@ def analyze(runs: list[dict[str, Any]], pilot: dict[str, Any] | None, order: Seq
     for name, a in stats["arms"].items():  # paired by seed: same data order and evaluation set
         base = cross_by.get(a["base"], {})
         ratios: dict[str, list[float]] = {}
+        a["paired_seeds"] = [
+            k for k in cross_by[name] if math.isfinite(base.get(k, {}).get("rollouts", math.nan))
+        ]
         for ax in ("rollouts", "tokens", "samples", *[f"compute@{k}" for k in mus]):
             vals = []
             for seed, c in cross_by[name].items():
@@ -274,8 +277,8 @@ def paired_table(stats: dict[str, Any], names: Sequence[str]) -> str:
     head = (
         "| arm | paired seeds | rollouts | gen. tokens | trained samples | "
         + " | ".join(f"compute @ mu={stats['mus'][m]:.2f}" for m in mus)
-        + " |\n|"
-        + "---|" * (5 + len(mus))
+        + " | rollouts ratio per seed |\n|"
+        + "---|" * (6 + len(mus))
         + "\n"
     )
     rows = []
@@ -283,8 +286,14 @@ def paired_table(stats: dict[str, Any], names: Sequence[str]) -> str:
         a = stats["arms"][n]
         if n == a["base"]:
             continue
+        per_seed = ", ".join(
+            f"{seed}: {v:.2f}"
+            for seed, v in zip(a["paired_seeds"], a["paired_values"]["rollouts"], strict=True)
+        )
         rows.append(
-            f"| {n} | {a['paired_n']} | " + " | ".join(_fmt(a["paired"][ax], 1, 2) for ax in axes) + " |"
+            f"| {n} | {a['paired_n']} | "
+            + " | ".join(_fmt(a["paired"][ax], 1, 2) for ax in axes)
+            + f" | {per_seed or '-'} |"
         )
     return head + "\n".join(rows) + "\n"
 

@@ -142,6 +142,7 @@ def test_report_works_on_any_subset_and_says_how_many_seeds(tmp_path: Path) -> N
         and "R=B/4" not in text.split("## Checks")[0].split("Seeds per")[1]
     )
     assert (tmp_path / "accuracy_core.png").stat().st_size > 1000 and (tmp_path / "results.md").is_file()
+    assert "rollouts ratio per seed" in text and "| 0: 0." in text  # the paired ratio of seed 0, listed
 
 
 def test_arms_follow_the_protocol_and_runs_are_skipped_when_present(tmp_path: Path) -> None:
