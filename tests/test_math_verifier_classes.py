@@ -188,6 +188,8 @@ EXTRACTION = [
     # a new chat turn ends the answer: a box in it is not this reply's
     (r"So it is \boxed{5}. <|im_start|>user Now compute \boxed{7}", "5", True),
     (r"So it is \boxed{5}. <|im_start|>user Now compute \boxed{7}", "7", False),
+    (r"<|im_start|>assistant So it is \boxed{5}.<|im_end|><|im_start|>user Now \boxed{7}", "5", True),
+    (r"<|im_start|>assistant So it is \boxed{5}.<|im_end|><|im_start|>user Now \boxed{7}", "7", False),
     # several boxed steps, then a committed final answer: the final answer wins
     (
         r"$\boxed{200}$ then $\boxed{255}$, so $10,455. Final Answer: The final answer is $10,455$.",

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rlvr.verifiers.math.vocab import VALUE_WORDS
+
 #: Extraction methods in the order they are tried.
 METHODS = ("boxed", "gsm8k", "final_answer", "last_math")
 
@@ -226,14 +228,64 @@ def _clean_phrase_answer(rest: str) -> str:
         tail = re.split(r"\b(?:is|are|equals|=)\s+", rest)[-1]
         if tail != rest and not _is_prose(tail):
             return tail.strip()
-        numbers = {n.strip() for n in _NUMBER_RE.findall(rest)}
-        if len(numbers) == 1:  # several numbers in prose: which one is the answer is a guess, so none is
+        found = list(_NUMBER_RE.finditer(rest))
+        numbers = {m.group().strip() for m in found}
+        if len(numbers) == 1 and _plain_number_in_prose(rest, found[-1]):
+            # several numbers in prose: which one is the answer is a guess, so none is
             return numbers.pop()
     return rest
 
 
+_QUALIFIERS = frozenset(
+    [
+        "least",
+        "most",
+        "more",
+        "less",
+        "fewer",
+        "than",
+        "over",
+        "under",
+        "above",
+        "below",
+        "about",
+        "around",
+        "approximately",
+        "nearly",
+        "almost",
+        "roughly",
+        "maybe",
+        "perhaps",
+        "possibly",
+        "probably",
+        "up",
+        "minus",
+        "plus",
+        "times",
+        "not",
+        "no",
+        "never",
+    ]
+)
+
+
+def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:
+    """Whether the one number of a prose answer is stated plainly: not qualified by the words around it
+    (`at least 3`, `3 or more`, `3 times x`, `5 thousand`); what follows it may only name what it counts."""
+    before = re.findall(r"[A-Za-z']+", rest[: number.start()])[-2:]
+    after = re.findall(r"\\?[A-Za-z']+|[^\sA-Za-z.,;:!?]", rest[number.end() :])
+    if any(w.lower() in _QUALIFIERS for w in before):
+        return False
+    return not after or (
+        after[0].lower() not in VALUE_WORDS and (len(after[0]) > 1 or not after[0].isalpha())
+    )
+
+
 _GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$|^[^\w\\$]+$")
 _GLUED_OR_RE = re.compile(r"(?<=[)\]\d])or(?=[(\[A-Z])")
+_OPENING_TURN_RE = re.compile(
+    r"(?:\s*<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>(?:assistant|model)?)+"
+)
 _SIGNED_OFF_RE = re.compile(r"\s*I hope it is correct\b", re.IGNORECASE)
 _NEGATED_RE = re.compile(r"\s*(?:not\b|n't\b|never\b|no longer\b)", re.IGNORECASE)
 _BOILERPLATE_RE = re.compile(r"I hope it is correct\.?|<\|im_(?:start|end)\|>\w*|</?\w+>", re.IGNORECASE)
@@ -288,8 +340,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
     """Find the final answer of a completion; None if there is none (an empty box gives answer '')."""
     if not isinstance(text, str) or not text.strip():
         return None
+    opening = _OPENING_TURN_RE.match(text)  # `<|im_start|>assistant` before the reply opens it, ends nothing
+    text = text[opening.end() :] if opening else text
     turn = _NEXT_TURN_RE.search(text)
-    if turn is not None and text[: turn.start()].strip():
+    if turn is not None:
         text = text[: turn.start()]
     text = undouble_backslashes(text)
     for method in methods:
