@@ -297,9 +297,9 @@ def _nodes_equal(gs: Scalar, gk: str, g: Node, ps: Scalar, pk: str, p: Node, opt
         proved = symbolic.sympy_equal(g, p)
     except (ValueError, TypeError, NotImplementedError, ZeroDivisionError, RecursionError):
         proved = None
-    if proved is None:
-        return close_everywhere and bool(free)
-    return proved
+    # Agreement at test points is evidence, not proof (`|x|` and `x` agree on every positive point): an
+    # equality sympy cannot prove is not an equality, whatever the numbers say.
+    return proved is True
 
 
 def _value_for_rule(value: Any, node: Node) -> Any:

@@ -48,7 +48,7 @@ from rlvr.verifiers.math.structure import (
     parse_answer,
     parse_choice,
 )
-from rlvr.verifiers.math.vocab import TEXT_FILLERS
+from rlvr.verifiers.math.vocab import TEXT_FILLERS, counted_label
 
 _COMMA_DECIMAL_RE = re.compile(r"^-?\d+,\d+$")
 # a gold written with a decimal comma only where it cannot be a list: `0,111`, `1000,99`, cents `2,74`
@@ -411,14 +411,18 @@ class MathVerifier(Verifier):
 
     @staticmethod
     def _parse_pred(text: str) -> Answer | None:
-        """Parse a completion's answer; prose after a number (`5 boxes`) is dropped as a last resort."""
+        """Parse a completion's answer; a label after a number (`5 boxes`) is dropped as a last resort.
+
+        Only a label of what was counted is dropped (`counted_label`): a tail that could change or qualify
+        the value (`3 or more`, `3 times x`, `5 thousand`, `2 cubed`) leaves the answer unparsable (wrong).
+        """
         try:
             answer = parse_answer(text)
         except (AnswerParseError, RecursionError):
             answer = None
         if answer is None or isinstance(answer, Text):
             stripped = _TRAILING_WORDS_RE.sub("", text)
-            if stripped and stripped != text:
+            if stripped and stripped != text and counted_label(text[len(stripped) :].split()):
                 try:
                     return parse_answer(stripped)
                 except (AnswerParseError, RecursionError):
