@@ -33,11 +33,30 @@ RIGHT_ADD = fenced("def add(a, b):\n    return a + b")
 
 
 # -- extraction ------------------------------------------------------------------------------------------
+@pytest.mark.timeout(60)
+def test_extraction_is_linear_in_the_completion():
+    """Red team c1: an unterminated last line opening a fence and then a long run of spaces, backticks or
+    tildes made the fence regex quadratic (11 s at 100k characters, ~20 min at 1M), on the host."""
+    program = "def add(a, b):\n    return a + b\n"
+    for tail in (" ", "`", "~", " `~"):
+        for fence in ("```", "~~~", "```python"):
+            text = program + fence + tail * (1_000_000 // len(tail))
+            assert extract_program(text) == text  # no block opens on a line without a newline
+    many = "```python\nx = 1\n```\n" + "```bash\nls\n```\n" * 200_000
+    assert extract_program(many) == "x = 1\n"
+    assert extract_program("```python\n" + "x = 1\n" * 200_000) == "x = 1\n" * 200_000  # cut off: to the end
+
+
 def test_extracts_last_python_block():
     text = "```python\nx = 1\n```\nthen\n```bash\nls\n```\n```py\ny = 2\n```\n"
     assert extract_program(text) == "y = 2\n"
     assert extract_program("no fences, just code = 1") == "no fences, just code = 1"
     assert extract_program("```bash\nls\n```") == "```bash\nls\n```"  # no python block: the whole text
+    assert extract_program("````py\na\n```\n~~~\n````\nok") == "a\n```\n~~~\n"  # the same fence closes
+    assert (
+        extract_program("  ```python\n  x = 1\n    y\n  ```\n") == "x = 1\n  y\n"
+    )  # indented in a list item
+    assert extract_program("```\n```") == "" and extract_program("text\n```python\nz = 3") == "z = 3"
     assert (
         extract_program("Sure:\n```python\ndef f():\n    return 1\n") == "def f():\n    return 1\n"
     )  # cut off
@@ -332,33 +351,147 @@ def test_candidate_stop_iteration_does_not_end_the_tests_loops(verifier):
         assert {(t["status"], t["error_type"]) for t in v.details["tests"]} == {("error", exc)}
 
 
-def test_functions_named_like_builtins_are_the_programs(verifier):
-    """The asserts call the program's `pow` when it defines one (Python's otherwise); where an assert also calls
-    a function under test, builtins are the test's helpers and a program cannot redefine them."""
-    tests = CodeTests.from_asserts(
-        [
-            "assert halve(3) == 1.5",
-            "assert pow(2, 3) == 8",
-            "assert abs(halve(1) - 0.5) < 1e-9",
-            "assert set(pairs([1, 2])) == set([(1, 2)])",
-        ]
-    )
-    assert tests.functions == (("halve", "halve"), ("pairs", "pairs")) and tests.optional_functions == (
-        "pow",
-    )
+def test_only_the_functions_under_test_are_the_programs(verifier):
+    """Builtins the asserts use are Python's, never the program's, even in an assert without a function under
+    test (`pow` here): redefining `pow`, `abs` or `set` changes nothing. A builtin name is under test only when
+    named in `functions`, and then the program must define it."""
+    asserts = [
+        "assert halve(3) == 1.5",
+        "assert pow(2, 3) == 8",
+        "assert abs(halve(1) - 0.5) < 1e-9",
+        "assert set(pairs([1, 2])) == set([(1, 2)])",
+    ]
+    tests = CodeTests.from_asserts(asserts)
+    assert tests.functions == (("halve", "halve"), ("pairs", "pairs"))
     right = "def halve(x):\n    return x / 2\ndef pairs(xs):\n    return [tuple(xs)]\n"
-    assert verifier.verify(fenced(right), tests).passed  # no `pow` defined: Python's
+    assert verifier.verify(fenced(right), tests).passed
+    assert verifier.verify(
+        fenced(right + "def pow(a, b):\n    return a * b\n"), tests
+    ).passed  # not under test
+    hack = (
+        "def halve(x):\n    return 0\ndef pairs(xs):\n    return []\nabs = lambda x: 0\nset = lambda *a: 1\n"
+        "pow = lambda *a: 0\n"
+    )
+    v = verifier.verify(fenced(hack), tests)
+    assert [t["status"] for t in v.details["tests"]] == ["failed", "passed", "failed", "failed"], v.details
+    assert v.reason == "wrong_answer" and v.score == 0.25
+    # named in `functions`: the program's, and only it
+    tests = CodeTests.from_asserts(asserts, functions=["halve", "pairs", "pow"])
     assert verifier.verify(fenced(right + "def pow(a, b):\n    return a ** b\n"), tests).passed
     wrong_pow = verifier.verify(fenced(right + "def pow(a, b):\n    return a * b\n"), tests)
     assert wrong_pow.reason == "wrong_answer" and wrong_pow.score == 0.75, wrong_pow.details["tests"]
     assert [t["status"] for t in wrong_pow.details["tests"]] == ["passed", "failed", "passed", "passed"]
-    # redefining the test's helpers does not redefine the comparison
-    hack = (
-        "def halve(x):\n    return 0\ndef pairs(xs):\n    return []\nabs = lambda x: 0\nset = lambda *a: 1\n"
+    no_pow = verifier.verify(fenced(right), tests)  # Python's pow never stands in for the program's
+    assert no_pow.reason == "runtime_error" and no_pow.score == 0.75
+    assert (
+        no_pow.details["tests"][1]["status"] == "error"
+        and no_pow.details["tests"][1]["error_type"] == "NameError"
     )
     v = verifier.verify(fenced(hack), tests)
-    assert [t["status"] for t in v.details["tests"]] == ["failed", "passed", "failed", "failed"], v.details
-    assert v.reason == "wrong_answer"
+    assert [t["status"] for t in v.details["tests"]] == ["failed", "failed", "failed", "failed"], v.details
+    assert v.reason == "wrong_answer" and v.score == 0.0
+
+
+ROUND = [  # a task whose function is named like a builtin: "round half away from zero"
+    "assert all([round(2.5) == 3, round(-2.5) == -3, round(0.5) == 1])",
+    "assert abs(round(1.5) - 2) < 1e-9",
+    "assert abs(round(-3.5) + 4) < 1e-9",
+]
+RIGHT_ROUND = "import math\ndef round(x):\n    return int(math.copysign(math.floor(abs(x) + 0.5), x))\n"
+
+
+def test_function_named_like_a_builtin_does_not_hand_the_program_the_other_builtins(verifier):
+    """Red team a1b: with `round` under test, `all` and `abs` in its asserts were the program's too, and
+    `def round(x): return 0; def all(it): return True; def abs(x): return 0` scored 1.0. Now the function
+    under test is the one name every assert uses, and only it is the program's."""
+    tests = CodeTests.from_asserts(ROUND)
+    assert tests.functions == (("round", "round"),)
+    assert verifier.verify(fenced(RIGHT_ROUND), tests).passed
+    hack = "def round(x):\n    return 0\ndef all(it):\n    return True\ndef abs(x):\n    return 0\n"
+    v = verifier.verify(fenced(hack), tests)
+    assert v.score == 0.0 and v.reason == "wrong_answer", v.details["tests"]
+    assert [t["status"] for t in v.details["tests"]] == ["failed"] * 3
+    empty = verifier.verify(fenced("x = 1"), tests)  # Python's round does not answer for the program
+    assert empty.score == 0.0 and empty.reason == "runtime_error"
+    assert {(t["status"], t["error_type"]) for t in empty.details["tests"]} == {("error", "NameError")}
+
+
+def test_builtins_named_in_asserts_with_a_function_under_test_stay_pythons(verifier):
+    """Red team a1d: a builtin that some assert called alone (`bool`, `len`) was a proxy in the judge's global
+    namespace, so it was the program's also where it is only passed (`map(bool, ...)`, `key=len`)."""
+    tests = CodeTests.from_asserts(
+        [
+            "assert all(map(bool, evens([1, 2, 3, 4])))",
+            "assert max(evens([5, 6, 8, 10]), key=len) == '10'",
+            "assert bool(1) and len('ab') == 2",
+        ]
+    )
+    assert tests.functions == (("evens", "evens"),)
+    assert verifier.verify(
+        fenced("def evens(xs):\n    return [str(x) for x in xs if x % 2 == 0]"), tests
+    ).passed
+    hack = (
+        "import builtins\ndef evens(xs):\n    return [0, '10']\ndef bool(x):\n    return True\n"
+        "def len(x):\n    return builtins.len(x) if isinstance(x, str) else 0\n"
+    )
+    v = verifier.verify(fenced(hack), tests)
+    assert v.score == pytest.approx(1 / 3) and v.reason == "wrong_answer", v.details["tests"]
+    assert [t["status"] for t in v.details["tests"]] == ["failed", "failed", "passed"]
+
+
+def test_builtin_only_asserts_that_do_not_say_which_is_tested_need_functions(verifier):
+    """Where no single builtin name is used by every assert, loading fails and names the fix (never a guess);
+    with `functions=` the rest stay Python's, so `all(<generator>)` works for a correct program (it used to go to
+    a program-controlled `all` and fail on the wire)."""
+    generator = ["assert all(round(x) == y for x, y in [(2.5, 3), (-2.5, -3)])"]
+    for asserts in (
+        generator,
+        ["assert abs(round(1.5) - 2) < 1e-9"],
+        ["assert pow(2, 3) == 8", "assert sum([1]) == 1"],
+    ):
+        with pytest.raises(DataError, match=r"functions=\['name'"):
+            CodeTests.from_asserts(asserts)
+    tests = CodeTests.from_asserts(generator, functions=["round"])
+    v = verifier.verify(fenced(RIGHT_ROUND), tests)
+    assert v.passed and v.reason == "passed", v.details["tests"]
+    v = verifier.verify(fenced("def round(x):\n    return 0\ndef all(it):\n    return True"), tests)
+    assert v.score == 0.0 and v.reason == "wrong_answer"
+
+
+def test_standard_module_in_asserts_is_imported_by_the_judge(verifier):
+    """`math.isclose(...)` without `import math` in setup: `math` is not a function under test (it used to be,
+    and a correct program failed); the judge imports it."""
+    tests = CodeTests.from_asserts(["assert math.isclose(area(1), 3.14159, rel_tol=1e-3)"])
+    assert tests.functions == (("area", "area"),) and tests.setup == ("import math",) and tests.prefix == ""
+    v = verifier.verify(fenced("import math\ndef area(r):\n    return math.pi * r * r"), tests)
+    assert v.passed and v.reason == "passed", v.details["tests"]
+    v = verifier.verify(fenced("def area(r):\n    return 3"), tests)
+    assert v.score == 0.0 and v.reason == "wrong_answer"
+
+
+@pytest.mark.parametrize("mode", ["asserts", "humaneval", "io"])
+def test_lone_surrogate_is_a_verdict_not_an_exception(verifier, mode):
+    """Red team c3: a completion with a lone surrogate (no UTF-8 file can hold it) raised UnicodeEncodeError
+    from verify(); it is a syntax_error verdict in every mode."""
+    tests = {
+        "asserts": ADD,
+        "humaneval": CodeTests.from_humaneval(
+            {
+                "prompt": 'def add(a, b):\n    """Add."""\n',
+                "test": "def check(candidate):\n    assert candidate(1, 2) == 3\n",
+                "entry_point": "add",
+            }
+        ),
+        "io": CodeTests.from_io([("1 2\n", "3\n")]),
+    }[mode]
+    program = (
+        "a, b = map(int, input().split())\nprint(a + b)"
+        if mode == "io"
+        else "def add(a, b):\n    return a + b"
+    )
+    v = verifier.verify(fenced(program + "  # \ud800"), tests)
+    assert v.score == 0.0 and v.reason == "syntax_error", v
+    assert "UnicodeEncodeError" in v.details["error"] and "\\ud800" in v.details["error"]
 
 
 # -- IO mode ---------------------------------------------------------------------------------------------
@@ -407,11 +540,19 @@ def test_functions_found_from_asserts():
     t = CodeTests.from_asserts(
         ["assert set(similar((3, 4), (4, 5))) == set((4,))"], setup="def helper(): pass"
     )
-    assert t.functions == (("similar", "similar"),) and t.optional_functions == ()
+    assert t.functions == (("similar", "similar"),)
     t = CodeTests.from_asserts(["assert all(map(is_even, [2])) and [x for x in [1] if x] == [1]"])
-    assert t.functions == (("is_even", "is_even"),) and t.optional_functions == ()
+    assert t.functions == (("is_even", "is_even"),)
     t = CodeTests.from_asserts(["assert pow(2, 3) == 8", "assert max(top(1), 2) == 2"])
-    assert t.functions == (("top", "top"),) and t.optional_functions == ("pow",)
+    assert t.functions == (("top", "top"),)  # builtins are never the program's unless named in functions=
+    t = CodeTests.from_asserts(["assert sorted(max([3, 1])) == [3]", "assert max([0]) == 0"])
+    assert t.functions == (("max", "max"),)  # only builtins: the one every assert uses
+    t = CodeTests.from_asserts(["assert sorted(max([3, 1])) == [3]"], functions=["max"])
+    assert t.functions == (("max", "max"),)
+    t = CodeTests.from_asserts(["assert math.sqrt(root(4)) == 2"], setup="import math")
+    assert t.functions == (("root", "root"),) and t.setup == ("import math",)
+    t = CodeTests.from_asserts(["assert math(2) == 4"])  # called: a function under test named like a module
+    assert t.functions == (("math", "math"),) and t.setup == ()
 
 
 def test_registered_as_code():

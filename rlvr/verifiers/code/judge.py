@@ -73,19 +73,15 @@ def candidate_exception(type_name, message):
     return exc
 
 
-def make_proxy(target, max_chars, fallback=None):
-    """A stand-in for the program's function `target`: forwards the call, returns a plain value. With a
-    `fallback` (a builtin of that name), calls go to it once the program says it does not define `target`."""
-    undefined = []
+def make_proxy(target, max_chars):
+    """A stand-in for the program's function `target`: forwards the call, returns a plain value."""
 
     def proxy(*args, **kwargs):
-        if undefined:
-            return fallback(*args, **kwargs)
         if State.gone:
             raise ProgramGone(State.gone)
         gone = "the program is no longer running (it exited or crashed before answering)"
         try:
-            send(RPC_OUT, ["call", target, list(args), kwargs, fallback is not None])  # noqa: F821 - given by the sandbox
+            send(RPC_OUT, ["call", target, list(args), kwargs])  # noqa: F821 - given by the sandbox
         except OSError:
             raise program_gone(gone) from None
         try:
@@ -96,9 +92,6 @@ def make_proxy(target, max_chars, fallback=None):
             reply = None
         if reply is None:
             raise program_gone(gone)
-        if fallback is not None and reply == ["undefined"]:
-            undefined.append(True)
-            return fallback(*args, **kwargs)
         ok = type(reply) is list and len(reply) >= 3 and type(reply[0]) is str
         if ok and reply[0] == "ok" and len(reply) == 3 and type(reply[2]) is str:
             State.output.append(reply[2][:max_chars])
@@ -138,8 +131,6 @@ def main(spec):
             return
     for name, target in spec["functions"]:
         ns[name] = make_proxy(target, max_chars)
-    for name in spec.get("optional", ()):
-        ns[name] = make_proxy(name, max_chars, fallback=getattr(builtins, name))
     number = 0
     for kind, source, name in spec["steps"]:
         State.output = []

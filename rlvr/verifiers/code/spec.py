@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,9 +56,6 @@ class CodeTests:
     """Trusted code the judge runs first (the problem's helpers, the test module)."""
     functions: tuple[tuple[str, str], ...] = ()
     """(name in the test code, function of the program it stands for)."""
-    optional_functions: tuple[str, ...] = ()
-    """Names of builtins (`pow`, `sum`, ...) the asserts call as functions under test: the program's function of
-    that name when it defines one, else Python's builtin (see `from_asserts`)."""
     prefix: str = ""
     """Trusted code placed before the program (e.g. HumanEval's prompt: its imports and helper functions)."""
     entry_point: str | None = None
@@ -116,49 +114,68 @@ class CodeTests:
         name: str = "",
     ) -> CodeTests:
         """From MBPP-style assert statements (one test each); `setup` (e.g. MBPP's test_setup_code) runs first
-        in the judge and is also placed before the program. The functions the asserts call are found from
-        the asserts unless given: every name they use (call, or pass as in `map(f, xs)`) that neither Python's
-        builtins nor `setup` define.
+        in the judge and is also placed before the program.
 
-        A called name that is also a builtin (`pow`, `sum`, `max`, ...) is the program's function when the program
-        defines one and Python's builtin otherwise, as if the asserts ran in the program's namespace; except in
-        asserts that also use a function under test, where builtins (`set`, `sorted`, `abs`, ...) are the
-        test's own helpers and stay Python's, so a program cannot redefine how its answers are compared."""
+        Only the functions under test are the program's; every other name the asserts use is the judge's own
+        (Python's builtins, `setup`'s names), so a program cannot redefine how its answers are compared. The
+        functions under test are `functions` when given, else found from the asserts:
+
+        1. every name the asserts use (call, or pass as in `map(f, xs)`) that neither Python's builtins nor
+           `setup` define; a standard-library module used only as `math.isclose(...)` is not one: the judge
+           imports it;
+        2. if there is none, the function under test is named like a builtin (`round`, `pow`, ...): it is the
+           one builtin name that every assert uses. If no such name, or more than one (`abs(round(x) - 2)` in
+           every assert), the asserts do not say which it is: `DataError`, pass `functions=[...]`.
+
+        A function under test must be defined by the program (Python's builtin of that name is never used in
+        its place)."""
         if isinstance(asserts, str):
             asserts = [asserts]
         asserts = [a.strip() for a in asserts if a.strip()]
-        calls_of: list[list[str]] = []  # per assert: the names it calls
         free_of: list[
             list[str]
         ] = []  # per assert: the names it reads and does not bind (`map(f, xs)` reads f)
+        bases: set[str] = set()  # names read as `name.attr`
+        other_reads: set[str] = set()  # names read in any other way
         for i, a in enumerate(asserts):
             tree = _parse(a, f"assert {i} ({_label(a, 60)})")
             nodes = list(ast.walk(tree))
-            called = [n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
-            read = [n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+            base_ids = {
+                id(n.value) for n in nodes if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+            }
+            read = [n for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+            bases.update(n.id for n in read if id(n) in base_ids)
+            other_reads.update(n.id for n in read if id(n) not in base_ids)
             bound = _defined_names(tree)
-            calls_of.append(list(dict.fromkeys(called)))
-            free_of.append([n for n in dict.fromkeys(called + read) if n not in bound])
+            free_of.append([n for n in dict.fromkeys(n.id for n in read) if n not in bound])
         in_setup = _defined_names(_parse(setup, "setup"))
         builtin_names = set(dir(builtins))
+        judge_setup = (setup,) if setup else ()
         if functions is not None:
-            names = list(functions)
+            names = list(dict.fromkeys(functions))
         else:
-            free = dict.fromkeys(n for names_read in free_of for n in names_read)
-            names = [n for n in free if n not in in_setup and n not in builtin_names]
-        under_test = set(names)
-        optional = [
-            c for c in dict.fromkeys(c for called in calls_of for c in called)
-            if c in builtin_names and c not in in_setup and c not in under_test
-            and not any(c in called and under_test & set(free) for called, free in zip(calls_of, free_of))
-        ]  # fmt: skip
-        if not names and not optional:
-            raise DataError(
-                "the asserts call no function the program could define; pass functions=['name', ...] to from_asserts"
-            )
+            free = [n for n in dict.fromkeys(n for f in free_of for n in f) if n not in in_setup]
+            modules = [
+                n for n in free
+                if n not in builtin_names and n in bases and n not in other_reads and n in sys.stdlib_module_names
+            ]  # fmt: skip
+            if modules:  # `math.isclose(...)` without `import math` in setup: the judge imports it
+                judge_setup = ("import " + ", ".join(modules), *judge_setup)
+            names = [n for n in free if n not in builtin_names and n not in modules]
+            if not names:
+                in_all = [n for n in free if n not in modules and all(n in f for f in free_of)]
+                if len(in_all) != 1:
+                    which = f"each of {in_all} is" if in_all else "no name is"
+                    raise DataError(
+                        "the asserts call only builtins and do not say which is the function under test "
+                        f"({which} used by every assert); pass functions=['name', ...] to from_asserts"
+                    )
+                names = in_all
+        if not names:
+            raise DataError("functions=[] names no function under test; name at least one")
         return cls(
-            mode=FUNCTIONS, steps=tuple(("test", a, _label(a)) for a in asserts), setup=(setup,) if setup else (),
-            functions=tuple((n, n) for n in names), optional_functions=tuple(optional), prefix=setup, name=name,
+            mode=FUNCTIONS, steps=tuple(("test", a, _label(a)) for a in asserts), setup=judge_setup,
+            functions=tuple((n, n) for n in names), prefix=setup, name=name,
         )  # fmt: skip
 
     @classmethod

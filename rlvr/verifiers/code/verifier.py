@@ -124,6 +124,16 @@ class CodeVerifier(Verifier):
         program = extract_program(completion)
         if not program.strip():
             return Verdict.fail(Reason.NO_CODE, tests=[], num_tests=tests.num_tests)
+        try:
+            program.encode("utf-8")
+        except (
+            UnicodeEncodeError
+        ) as exc:  # a lone surrogate: no source file holds it, no interpreter compiles it
+            error = f"UnicodeEncodeError: {exc.reason} (character {exc.start}: {exc.object[exc.start : exc.end]!a})"
+            return Verdict.fail(
+                Reason.SYNTAX_ERROR, error=error, error_type="UnicodeEncodeError", tests=[],
+                num_tests=tests.num_tests,
+            )  # fmt: skip
         if tests.mode == IO:
             return self._verify_io(program, tests)
         return self._verify_functions(program, tests)
@@ -152,7 +162,7 @@ class CodeVerifier(Verifier):
         module = "__main__" if cfg.run_main_block else "solution"
         main, support = _program_files(self.sandbox.python_version, module)
         spec = {"program": full, "setup": list(tests.setup), "steps": [list(s) for s in tests.steps],
-                "functions": [list(f) for f in tests.functions], "optional": list(tests.optional_functions),
+                "functions": [list(f) for f in tests.functions],
                 "max_chars": cfg.max_detail_chars}  # fmt: skip
         result = self.sandbox.run(
             main,
