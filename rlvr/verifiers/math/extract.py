@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rlvr.verifiers.math.vocab import VALUE_WORDS
+from rlvr.verifiers.math.vocab import NUMBER_WORDS, VALUE_WORDS
 
 #: Extraction methods in the order they are tried.
 METHODS = ("boxed", "gsm8k", "final_answer", "last_math")
@@ -216,11 +216,37 @@ def undouble_backslashes(text: str) -> str:
     return text.replace("\\\\", "\\")
 
 
+# an alternative after an answer: `$3$ or $4$`, `$3$, $4$`, `\\boxed{3}\\text{ or }4`, `\\boxed{3}$ or $x = 4$`
+_ALTERNATIVE_RE = re.compile(
+    r"^[\s$\\\"'*]*(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*(?:,|and|or)\s*\})[\s\"'*]*"
+    r"(?:\$+([^$]+?)\$+|\\\((.+?)\\\)|(-?\d+(?:\.\d+)?)(?![\d.]*\s*[A-Za-z]{3}))"
+)
+
+
+_SPAN_GAP_RE = re.compile(r"^\s*(?:,|;|/|\band\b|\bor\b)\s*$")
+
+
+def alternatives_after(text: str, first: str) -> list[str]:
+    """Further values offered right after an answer (`$3$ or $4$`): a hedge, so the answer is all of them."""
+    found: list[str] = []
+    while len(found) < 20:
+        m = _ALTERNATIVE_RE.match(text)
+        if m is None:
+            return found
+        value = re.sub(r"^[A-Za-z]\s*=\s*", "", next(g for g in m.groups() if g is not None).strip())
+        if value not in found and value != first:  # `\\boxed{2}$ and $x = 2$` restates, offers nothing
+            found.append(value)
+        text = text[m.end() :]
+    return found
+
+
 def _clean_phrase_answer(rest: str) -> str:
     rest = rest.split("\n", 1)[0].strip().strip("*").strip()
     span = _MATH_SPAN_RE.search(rest)
     if span and span.start() < 3:
-        return next(g for g in span.groups() if g is not None)
+        first = next(g for g in span.groups() if g is not None)
+        more = alternatives_after(rest[span.end() :], first.strip())
+        return ", ".join([first.strip(), *more]) if more else first
     rest = re.split(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[0]
     rest = rest.strip().rstrip(".").strip("*").strip()
     if _is_prose(rest):
@@ -322,12 +348,48 @@ def _concluding_number(after: str) -> str | None:
     return numbers.pop() if len(numbers) == 1 else None
 
 
+_REVISION_RE = re.compile(
+    r"\b(?:wait|actually|hmm+|oops|sorry|correction|mistake|re-?check(?:ing)?|instead|on second thought)\b|\bno,",
+    re.IGNORECASE,
+)
+_NUMBER_WORD_RE = re.compile(
+    r"\b(?:" + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
+_PLAIN_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+
+
+def _revised_value(after: str) -> str | None:
+    """The value a correction states after an answer ("... \\boxed{3}. Hmm, actually it's four."): the last
+    number or number word after a revision word ("wait", "actually", "no,", ...), or None."""
+    revision = _REVISION_RE.search(_BOILERPLATE_RE.sub(" ", after))
+    if revision is None:
+        return None
+    rest = _BOILERPLATE_RE.sub(" ", after)[revision.end() :]
+    found = [(m.start(), m.group().strip().rstrip(",")) for m in _NUMBER_RE.finditer(rest)]
+    found += [(m.start(), NUMBER_WORDS[m.group().lower()]) for m in _NUMBER_WORD_RE.finditer(rest)]
+    return max(found)[1] if found else None
+
+
 def _phrase_after_last_box(text: str) -> str | None:
-    """A committed "final answer is ..." after several boxed steps overrides them (the last commitment wins)."""
+    """What a reply commits to after its last box overrides the box (the last commitment wins): a "final
+    answer is ..." phrase; and after a box holding one number, a concluding sentence with one other number
+    ("Therefore, there are 7 ways") or a correction ("Wait, ... it's 7")."""
     boxes = _outer_boxes(text)
-    if len(boxes) < 2 or boxes[-1][2] is None:  # only boxed intermediate steps (two or more) are overridden
+    if not boxes or boxes[-1][2] is None:
         return None
     rest = text[boxes[-1][1] :]
+    box = _unbox(boxes[-1][2]).strip()
+    if _PLAIN_NUMBER_RE.match(box) and not _SIGNED_OFF_RE.match(rest.lstrip(" .$\\])")):
+        later = _concluding_number(rest) or _revised_value(rest)
+        if later is not None and later.replace(",", "") != box:
+            phrase = _phrase_answer_after(rest)
+            return phrase or later
+    return _phrase_answer_after(rest)
+
+
+def _phrase_answer_after(rest: str) -> str | None:
+    """The answer of the last answer phrase in `rest`, if it commits to one (not negated, revised, prose)."""
     matches = list(_PHRASE_RE.finditer(rest))
     if not matches or _NEGATED_RE.match(rest[matches[-1].end() :]):
         return None
@@ -350,6 +412,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
         if method == "boxed":
             boxed = last_boxed(text)
             if boxed is not None:
+                more = alternatives_after(text[_outer_boxes(text)[-1][1] :], boxed) if boxed else []
+                if more:  # `\\boxed{3} or 4`: a hedge between values is all of them, never the first
+                    return Extraction(", ".join([boxed, *more]), "boxed")
                 later = _phrase_after_last_box(text) if "final_answer" in methods else None
                 return Extraction(later, "final_answer") if later else Extraction(boxed, "boxed")
         elif method == "gsm8k":
@@ -367,7 +432,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                     continue
                 answer = _clean_phrase_answer(after)
                 if answer and not _revised_after(after):
-                    return Extraction(answer, "final_answer")
+                    revised = _revised_value(after) if _PLAIN_NUMBER_RE.match(answer) else None
+                    return Extraction(revised or answer, "final_answer")  # "is 3. Wait, no, seven."
         elif method == "last_math":
             bare = text.strip()
             unglued = _GLUED_OR_RE.sub(" or ", bare)  # `W(x)=1orW(x)=-1`: a connective, not a word
@@ -382,6 +448,13 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 return Extraction(concluded, "conclusion")
             if spans:
                 content = next(g for g in spans[-1].groups() if g is not None).strip()
+                k = len(spans) - 1
+                while k > 0 and _SPAN_GAP_RE.match(tail[spans[k - 1].end() : spans[k].start()]):
+                    k -= 1  # `$3$ and $4$`: the answer is both, never the last one alone
+                if k < len(spans) - 1:
+                    joined = [next(g for g in sp.groups() if g is not None).strip() for sp in spans[k:]]
+                    if not any(_is_prose(part) for part in joined):
+                        return Extraction(", ".join(joined), "last_math")
                 if content and _is_prose(content):  # `$? just about 1$`: a stray `$` opened the span
                     numbers = {n.strip().rstrip(",") for n in _NUMBER_RE.findall(content)}
                     if len(numbers) == 1:
