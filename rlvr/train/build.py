@@ -275,7 +275,7 @@ def save_eval_samples(config: RunConfig, samples: Sequence[Any]) -> None:
         with path.open("a", encoding="utf-8") as fh:
             for s in samples:
                 fh.write(s.to_json() + "\n")
-    except OSError as exc:  # e.g. a Ray worker on a node that does not see output_dir: the metrics still count
+    except OSError as exc:  # e.g. a Ray worker on a node without output_dir: the metrics still count
         log.warning("cannot save evaluation samples to %s: %s", path, exc)
 
 
