@@ -1,8 +1,8 @@
 """Equivalence of two parsed answers, cheapest test first.
 
 Scalars: identical trees -> exact (Gaussian) rationals (never float equality: `1/2004!` vs `1/2006!` differ)
--> decimal approximations (a decimal counts when it is the other value rounded or truncated to the digits
-it gives, with at least `min_significant_digits`, or within `rel_tol`) -> rational functions by exact
+-> decimal approximations (a decimal counts when it is the other value correctly rounded to the digits it
+gives, with at least `min_significant_digits`; no tolerance, no truncation) -> rational functions by exact
 evaluation at random rational points (Schwartz-Zippel: error probability below 1e-20) -> high-precision
 numerics at test points, which can only *refute* -> sympy, which must *prove*. Values too large for the
 bounded evaluators are compared structurally (or as canonical big powers `b^n`); if that cannot decide,

@@ -123,9 +123,11 @@ def _approx_info(node: Node) -> tuple[Fraction, int, int] | None:
 def _approx_matches(
     approx: tuple[Fraction, int, int], other: Any, opts: CompareOptions, *, is_pred: bool
 ) -> bool:
-    """A completion's decimal counts if it is `other` correctly rounded to its digits (or within `rel_tol`).
+    """A completion's decimal counts only if it is `other` correctly rounded to its own digits.
 
     Only rounding, never truncation: `0.7853` is not pi/4 to four places (`0.7854` is), `0.666` is not 2/3.
+    No tolerance on top: `123456789012.0` is not 123456789013, `1.0000000001` is not 1, `3.1415926535` is not
+    pi (each is within 1e-9 of it, and each states a digit that is wrong).
     """
     value, decimals, sig = approx
     ctx = ev.numeric_context(80)
@@ -142,6 +144,8 @@ def _approx_matches(
                 allowed |= {floor, floor + 1}
             if t in allowed:
                 return True
+    if is_pred:
+        return False
     if opts.rel_tol > 0:
         approx_value = ctx.mpf(value.numerator) / value.denominator
         return bool(abs(approx_value - exact) <= opts.rel_tol * abs(exact))
@@ -152,15 +156,13 @@ def _decimal_rule(g: Node, p: Node, gv: Any, pv: Any, opts: CompareOptions) -> b
     """Apply the approximation rule if exactly one side is a decimal literal; None if neither is.
 
     Two decimal literals are both taken as exact (a gold `2.5` is not an approximation of `2.51`); they
-    only match within `rel_tol`.
+    match only when equal.
     """
     ga, pa = _approx_info(g), _approx_info(p)
     if ga is None and pa is None:
         return None
-    if ga is not None and pa is not None:
-        if not opts.rel_tol:
-            return False
-        return bool(abs(ga[0] - pa[0]) <= Fraction(opts.rel_tol) * abs(ga[0]))
+    if ga is not None and pa is not None:  # equal values were accepted above; `1.0` is not `1.0000000001`
+        return False
     if isinstance(gv, tuple):  # exact complex pair
         gv = gv[0] if gv[1] == 0 else None
     if isinstance(pv, tuple):

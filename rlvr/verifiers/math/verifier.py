@@ -71,7 +71,9 @@ class MathVerifierConfig:
     """Worker processes for the sympy stage and `verify_batch` (None: one per available CPU)."""
 
     rel_tol: float = 1e-9
-    """Relative tolerance between a decimal answer and the other side (exact values never use it)."""
+    """Unused, kept so configs that set it still load: no decimal is matched within a tolerance (a completion's
+    decimal must be the value correctly rounded at its own digits, two decimals must be equal), since every
+    tolerance accepts a decimal with a wrong digit (`123456789012.0` for 123456789013)."""
 
     min_significant_digits: int = 3
     """A decimal approximation of a closed form counts only if it gives at least this many significant digits
