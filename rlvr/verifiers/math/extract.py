@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rlvr.verifiers.math.structure import other_options
 from rlvr.verifiers.math.vocab import NUMBER_WORDS, VALUE_WORDS
 
 #: Extraction methods in the order they are tried.
@@ -516,4 +517,29 @@ def stated_choice(text: str) -> str | None:
     found = phrases[-1] if phrases else _END_CHOICE_RE.search(text) or _LEAD_CHOICE_RE.search(text)
     if found is None or _MORE_OPTIONS_RE.search(text[found.end() :]):
         return None  # `(B) and (D)` names two options: it is neither
-    return found.group(1)
+    letter = found.group(1)
+    return None if choice_hedged(text[found.start() :], letter) else letter
+
+
+def choice_hedged(text: str, letter: str) -> bool:
+    """Whether `text`, which states option `letter`, also offers another: `A and maybe B`, `A (or B)`, `A/B`,
+    `so B or D`, a list `A. B. C. D.`, or a correction naming another option ("A. Hmm, actually B.")."""
+    hedge = (
+        rf"(?<![\w'])\(?{letter}\)?\s*(?:/|,|\bor\b|\band\b|\(\s*or\b)\s*"
+        rf"(?:(?:maybe|possibly|perhaps|also|even)\s+)?(?:option\s+|choice\s+)?\(?[A-J](?![\w'])"
+        rf"|(?<![\w'])\(?{letter}[.)]\s*\(?[A-J][.)]"
+    )
+    if re.search(hedge, text):
+        return True
+    mention = re.search(rf"(?<![\w']){letter}(?![\w'])", text)
+    revision = _REVISION_RE.search(text, mention.end() if mention else 0)
+    return revision is not None and bool(set(other_options(text[revision.end() :])) - {letter})
+
+
+def answer_start(text: str) -> int:
+    """Where the final answer statement starts: the last box, else the last answer phrase, else 0."""
+    boxes = _outer_boxes(text)
+    if boxes:
+        return boxes[-1][0]
+    phrases = list(_PHRASE_RE.finditer(text))
+    return phrases[-1].start() if phrases else 0

@@ -237,14 +237,31 @@ def is_text(s: str) -> bool:
     return any(w.lower() not in MATH_WORDS for w in words)
 
 
+# an option letter named as one: `(B)`, `B)`, `B.`, `B,`, `B/`, `B` at the end, or after `option`, `or`, `and`,
+# `;`, `/` (not a variable `E = mc^2`, the article `A` or the pronoun `I` before a word)
+_OPTION_TOKEN_RE = re.compile(
+    r"(?<![\w'\\])(?:\(\s*([A-J])\s*\)|([A-J])(?=\)|\.(?!\d)|\s*[,;/]|\s*$))"
+    r"|(?:\b(?:option|choice|or|and)\s+|[;/,]\s*)\(?([A-J])\b(?![\w'])(?!\s*=)",
+    re.IGNORECASE,
+)
+
+
+def other_options(text: str) -> list[str]:
+    """The option letters named in `text` (`A. B. C. D.` names four; `A cat` and `I think` name none)."""
+    found = [next(g for g in m.groups() if g) for m in _OPTION_TOKEN_RE.finditer(text)]
+    return [g for g in found if g.isupper()]
+
+
 def parse_choice(s: str) -> Choice | None:
     """A multiple-choice letter (`B`, `(B)`, `B) 12`, `\\text{(B)}`), or None."""
     s = s.strip().replace("\\text", "").replace("{", "").replace("}", "").strip()
     m = _CHOICE_RE.match(s)
     if m is None:
         m = re.match(r"^(?:option|choice|answer)\s*:?\s*\(?([A-J])\)?\b", s, re.I)
-    if m is not None and _MORE_CHOICES_RE.search(s[m.end() :]):
-        return None  # `(B) and (D)` names two options: it is not the single letter B
+    if m is not None and (
+        _MORE_CHOICES_RE.search(s[m.end() :]) or set(other_options(s[m.end() :])) - {m.group(1).upper()}
+    ):
+        return None  # `(B) and (D)`, `A. B. C. D.`, `A is wrong; B` name two options: none is the answer
     return Choice(m.group(1).upper()) if m else None
 
 

@@ -36,7 +36,15 @@ from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import Verifier, verifier
 from rlvr.verifiers.math import compare as cmp
 from rlvr.verifiers.math.deadline import DeadlineExceeded, within
-from rlvr.verifiers.math.extract import METHODS, Extraction, extract_answer, extract_gold, stated_choice
+from rlvr.verifiers.math.extract import (
+    METHODS,
+    Extraction,
+    answer_start,
+    choice_hedged,
+    extract_answer,
+    extract_gold,
+    stated_choice,
+)
 from rlvr.verifiers.math.normalize import canonical_text, normalize_answer
 from rlvr.verifiers.math.structure import (
     Answer,
@@ -368,6 +376,8 @@ class MathVerifier(Verifier):
         if isinstance(gold.answer, Choice):
             choice = parse_choice(normalize_answer(found.answer, units=False).text)
             details["parsed"] = choice.letter if choice else None
+            if choice is not None and choice_hedged(completion[answer_start(completion) :], choice.letter):
+                return Verdict.fail(Reason.WRONG, error="the answer names more than one option", **details)
             ok = choice is not None and choice.letter == gold.answer.letter
             return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
         norm = normalize_answer(found.answer, units=self.config.strip_units)
