@@ -252,6 +252,33 @@ def other_options(text: str) -> list[str]:
     return [g for g in found if g.isupper()]
 
 
+def false_equality(s: str) -> bool:
+    """Whether `s` is a chain of equalities between constants that are not all equal (`3 = 4`, `4 = 3 = 4`):
+    a false statement answers nothing, whatever its last member. Decimals (`\\frac13 = 0.333`) are left alone."""
+    eq = split_top(s, ("=",))
+    if len(eq) < 2 or "." in s or any(not p.strip() for p in eq):
+        return False
+    try:
+        members = [scalar(p) for p in eq]
+    except AnswerParseError:
+        return False
+    if any(free_symbols(m.node) for m in members):
+        return False
+    return any(_constants_differ(m.node, members[-1].node) for m in members[:-1])
+
+
+def _constants_differ(a: Node, b: Node) -> bool:
+    """Whether two constant expressions have provably different values (exactly, else far apart numerically)."""
+    try:
+        return ev.exact_value(a) != ev.exact_value(b)
+    except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+        pass
+    try:
+        return not ev.numerically_close(ev.numeric_value(a), ev.numeric_value(b), 20)
+    except (ev.NotNumeric, ev.TooBig, ArithmeticError, ValueError):
+        return False
+
+
 def parse_choice(s: str) -> Choice | None:
     """A multiple-choice letter (`B`, `(B)`, `B) 12`, `\\text{(B)}`), or None."""
     s = s.strip().replace("\\text", "").replace("{", "").replace("}", "").strip()

@@ -53,6 +53,7 @@ from rlvr.verifiers.math.structure import (
     Scalar,
     Text,
     describe,
+    false_equality,
     parse_answer,
     parse_choice,
 )
@@ -385,6 +386,8 @@ class MathVerifier(Verifier):
             ok = _text_key(canonical_text(found.answer)) == _text_key(gold.answer.key)
             details["parsed"] = canonical_text(found.answer)
             return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+        if "$" not in found.answer and false_equality(norm.text):  # `\\$ = ` is a currency, not an equality
+            return Verdict.fail(Reason.WRONG, error="a false equality (`3 = 4`) answers nothing", **details)
         pred = self._parse_pred(norm.text)
         if pred is None:
             return Verdict.fail(Reason.WRONG, error="the answer could not be parsed", **details)
