@@ -407,6 +407,11 @@ def collapse_groups(s: str) -> str:
     return "".join(ch for i, ch in enumerate(s) if i not in drop) if drop else s
 
 
+def currency_unit(s: str) -> str | None:
+    """`dollar` if the answer states a dollar sign before a number (`\\$5`, `-\\$5`), as `5 cents` states cents."""
+    return "dollar" if re.search(r"\\\$\s*-?\.?\d", s) else None
+
+
 def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     """Clean an extracted answer for parsing; see the module docstring for what is rewritten."""
     s = strip_math_delimiters(s)

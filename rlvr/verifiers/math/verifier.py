@@ -45,7 +45,7 @@ from rlvr.verifiers.math.extract import (
     extract_gold,
     stated_choice,
 )
-from rlvr.verifiers.math.normalize import canonical_text, normalize_answer
+from rlvr.verifiers.math.normalize import canonical_text, currency_unit, normalize_answer
 from rlvr.verifiers.math.structure import (
     Answer,
     AnswerParseError,
@@ -248,8 +248,9 @@ class MathVerifier(Verifier):
         if option is not None and "\n" not in text.strip():
             return _Gold(text, None, Choice(option.group(1)), None)
         norm = normalize_answer(text, units=self.config.strip_units)
+        unit = norm.unit or (currency_unit(text) if self.config.strip_units else None)
         try:
-            return _Gold(text, norm.unit, parse_answer(norm.text), None)
+            return _Gold(text, unit, parse_answer(norm.text), None)
         except AnswerParseError as exc:
             return _Gold(text, norm.unit, None, str(exc))
         except RecursionError:
@@ -393,9 +394,10 @@ class MathVerifier(Verifier):
             return Verdict.fail(Reason.WRONG, error="the answer could not be parsed", **details)
         details["parsed"] = describe(pred)[:500]
         details["gold_parsed"] = describe(gold.answer)[:500]
-        if gold.unit and norm.unit and gold.unit != norm.unit:
+        unit = norm.unit or (currency_unit(found.answer) if self.config.strip_units else None)
+        if gold.unit and unit and gold.unit != unit:  # `5 cents` is not `\\$5`
             return Verdict.fail(
-                Reason.WRONG, error=f"unit {norm.unit!r} differs from the gold's {gold.unit!r}", **details
+                Reason.WRONG, error=f"unit {unit!r} differs from the gold's {gold.unit!r}", **details
             )
         try:
             ok = cmp.answers_equal(gold.answer, pred, opts) or self._comma_decimal_equal(
