@@ -230,8 +230,18 @@ def _matrices_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
     return all(scalars_equal(a, b, opts) for ra, rb in zip(g, p) for a, b in zip(ra, rb))
 
 
+def _interval_shaped(a: Seq) -> bool:
+    """Two ends in interval brackets with a square one (`[2, 5]`, `(1, 3]`): never a tuple or a list."""
+    return _as_interval(a) is not None and bool({"[", "]"} & {a.left, a.right})
+
+
 def _seqs_equal(gold: Seq, pred: Seq, opts: CompareOptions) -> bool:
     g_items, p_items = gold.items, pred.items
+    if (_interval_shaped(gold) or _interval_shaped(pred)) and (gold.left, gold.right) != (
+        pred.left,
+        pred.right,
+    ):
+        return False  # the interval `[2, 5]` is not the solutions `2, 5` / `\\{2, 5\\}`, nor the reverse
     if not gold.ordered and not pred.ordered:
         g_items, p_items = _distinct_tuples(g_items), _distinct_tuples(p_items)
     if len(g_items) != len(p_items):

@@ -175,7 +175,7 @@ def _unbox(content: str) -> str:
 # What may stand between the boxes of one answer (`\boxed{1}, \boxed{2}`, `x = \boxed{1} and x = \boxed{-2}`)
 _BOX_GAP_RE = re.compile(
     r"^(?:[\s$,;.&]|\\[()\[\]]|\\(?:quad|qquad|,|;|:)(?![a-zA-Z])|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b"
-    r"|\\(?:text|mathrm)\s*\{\s*[a-z ]{0,12}\}|[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*="
+    r"|\\(?:text|mathrm)\s*\{(?![a-z ]*\b(?:but|not|no|never|except|nor|instead|rather|than)\b)\s*[a-z ]{0,12}\}|[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*="
     r"|\\text\s*\{\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*(?:,|and)?\s*\})*$"  # `\boxed{..} \text{ for part (a) and }`
 )
 

@@ -404,8 +404,8 @@ def _parse(s: str, depth: int) -> Answer:
     if enclosed is not None:
         left, inner, right = enclosed
         items = [p for p in split_top(inner, (",",))]
-        if len(items) == 1 and left == "(" and len(split_top(inner, (";",))) > 1:
-            items = split_top(inner, (";",))  # `(0;-2;6)`: semicolons separate coordinates
+        if len(items) == 1 and left in ("(", "[") and len(split_top(inner, (";",))) > 1:
+            items = split_top(inner, (";",))  # `(0;-2;6)`, `[0;1]`: semicolons separate coordinates, ends
         if left == "\\{":
             members = _flatten([_parse(p, depth + 1) for p in items if p.strip()])
             return Seq(members, ordered=False, left=left, right=right)
