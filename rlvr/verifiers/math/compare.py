@@ -51,6 +51,12 @@ def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
     if isinstance(gold, Equation):
         if isinstance(pred, Equation):
             return _equations_equal(gold, pred, opts)
+        named = _named_values(gold)
+        if named is not None and (assigned := _assignments(pred)) is not None:
+            # `(b, a) = (1, 2)` answered `a = 2, b = 1`: each name gets the gold's value for that name
+            return set(named) == set(assigned) and all(
+                answers_equal(named[k], assigned[k], opts) for k in named
+            )
         # a labelled gold `(p, q) = (3, 2)`, `AB = 4`, `V_1:V_2 = 11:21` is answered by its value
         return is_label(gold.lhs) and answers_equal(gold.rhs, pred, opts)
     if isinstance(pred, Equation):
@@ -130,7 +136,31 @@ def _applied(a: Answer) -> tuple[str, str] | None:
     return None
 
 
+def _named_values(eq: Equation) -> dict[str, Answer] | None:
+    """`(b, a) = (1, 2)` as {b: 1, a: 2}: a tuple of distinct names set equal to a tuple as long; else None."""
+    lhs, rhs = eq.lhs, eq.rhs
+    if not (isinstance(lhs, Seq) and isinstance(rhs, Seq) and lhs.ordered and rhs.ordered):
+        return None
+    names = [i.show() for i in lhs.items]
+    if len(lhs.items) != len(rhs.items) or len(set(names)) != len(names) or not is_label(lhs):
+        return None
+    return dict(zip(names, rhs.items))
+
+
+def _assignments(pred: Answer) -> dict[str, Answer] | None:
+    """`a = 2, b = 1` (or `(a, b) = (2, 1)`) as {a: 2, b: 1}; None if it is not one assignment per name."""
+    if isinstance(pred, Equation):
+        return _named_values(pred)
+    if not isinstance(pred, Seq) or not all(isinstance(i, Equation) and _is_name(i.lhs) for i in pred.items):
+        return None
+    names = [i.lhs.show() for i in pred.items]  # type: ignore[union-attr]
+    return dict(zip(names, [i.rhs for i in pred.items])) if len(set(names)) == len(names) else None  # type: ignore[union-attr]
+
+
 def _equations_equal(gold: Equation, pred: Equation, opts: CompareOptions) -> bool:
+    named, assigned = _named_values(gold), _named_values(pred)
+    if named is not None and assigned is not None and set(named) == set(assigned):
+        return all(answers_equal(named[k], assigned[k], opts) for k in named)  # `(m, n) = (5, 3)`
     if is_label(gold.lhs) and is_label(pred.lhs) and gold.lhs.show() == pred.lhs.show():
         return answers_equal(gold.rhs, pred.rhs, opts)
     g_fn, p_fn = _applied(gold.lhs), _applied(pred.lhs)
