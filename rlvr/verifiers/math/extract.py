@@ -219,7 +219,8 @@ def undouble_backslashes(text: str) -> str:
 
 # an alternative after an answer: `$3$ or $4$`, `$3$, $4$`, `\\boxed{3}\\text{ or }4`, `\\boxed{3}$ or $x = 4$`
 _ALTERNATIVE_RE = re.compile(
-    r"^[\s$\\\"'*]*(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*(?:,|and|or)\s*\})[\s\"'*]*"
+    r"^[\s$\\\"'*]*\(?\s*(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*(?:,|and|or)\s*\})[\s\"'*]*"
+    r"(?:(?:maybe|possibly|perhaps|even|also)\s+)?"
     r"(?:\$+([^$]+?)\$+|\\\((.+?)\\\)|(-?\d+(?:\.\d+)?)(?![\d.]*\s*[A-Za-z]{3}))"
 )
 
