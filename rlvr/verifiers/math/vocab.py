@@ -407,11 +407,39 @@ VALUE_WORDS = frozenset(
 ) | frozenset(w for w in NUMBER_WORDS if " " not in w)
 
 
+#: Phrases that may close a count without changing it (`12 in total`, `20 dollars each`, `3 apples left`).
+COUNT_CLOSERS = (
+    ("in", "total"),
+    ("in", "all"),
+    ("altogether",),
+    ("total",),
+    ("each",),
+    ("apiece",),
+    ("left",),
+    ("remaining",),
+    ("in", "stock"),
+    ("so", "far"),
+)
+
+
 def counted_label(words: list[str]) -> bool:
     """Whether the words after a number only name what it counts (`apples`, `red marbles`, `square units`):
-    one to three words, none of them a `VALUE_WORDS` word or a single letter (a variable), the last a plural
-    noun or a unit (`unit_word` says which words are units)."""
+    after a closing phrase (`in total`, `each`, `left`, `per hour`) is set aside, nothing or one to three
+    words, none of them a `VALUE_WORDS` word or a single letter (a variable), the last a plural noun."""
     clean = [w.lower().rstrip(".") for w in words]
-    if not 1 <= len(clean) <= 3 or any(len(w) < 2 or not w.isalpha() or w in VALUE_WORDS for w in clean):
+    if any(len(w) < 2 or not w.isalpha() for w in clean):
+        return False
+    closed = False
+    while clean:
+        closer = next((c for c in COUNT_CLOSERS if tuple(clean[-len(c) :]) == c), None)
+        if closer is not None:
+            clean, closed = clean[: -len(closer)], True
+        elif len(clean) >= 2 and clean[-2] in ("per", "every", "a", "an") and clean[-1] not in VALUE_WORDS:
+            clean, closed = clean[:-2], True  # a rate: `miles per hour`, `5 per day`
+        else:
+            break
+    if not clean:
+        return closed
+    if not 1 <= len(clean) <= 3 or any(w in VALUE_WORDS for w in clean):
         return False
     return clean[-1].endswith("s") or clean[-1] in {"pct", "percent", "percentage"}
