@@ -74,7 +74,11 @@ def tiny_config(
         env=EnvConfig(id=ENV_ID, imports=(THIS_MODULE,)),  # the one setting that reaches every actor
         rollout=RolloutConfig(prompts_per_step=4, group_size=4, max_new_tokens=8),
         buffer=buffer or BufferConfig(capacity=48),
-        learner=LearnerConfig(lr=3e-3, micro_batch_size=8),
+        # Adam divides by sqrt(v) + eps: with eps=1e-8, a near-zero gradient whose last bits differ between a
+        # 2-rank all-reduce and a one-process sum (float addition is not associative) moves its weight by a
+        # different fraction of lr (one embedding element 5e-5 apart). eps=1e-6 keeps the runtime comparisons
+        # about the algorithm, not the summation order.
+        learner=LearnerConfig(lr=3e-3, micro_batch_size=8, adam_eps=1e-6),
         train=TrainConfig(
             **{
                 "steps": 3,
@@ -217,18 +221,11 @@ def _pid_when_back(actor: object, method: str = "pid", timeout_s: float = 120.0)
 def test_sync_mode_matches_the_single_process_trainer(tmp_path: Path, ray_local) -> None:
     """W=1, T=2: same rollouts, same batches, and the data-parallel update equals the one-process update."""
 
-    # Adam divides by sqrt(v) + eps: with eps=1e-8, a near-zero gradient whose last bits differ between the
-    # 2-rank all-reduce and the one-process sum (float addition is not associative) moves its weight by a
-    # different fraction of lr. A larger eps keeps this comparison about the algorithm, not the summation order.
-    def config(out: Path, distributed: DistributedConfig | None = None) -> RunConfig:
-        base = tiny_config(out, distributed)
-        return replace(base, learner=replace(base.learner, adam_eps=1e-6))
-
-    single = Trainer(config(tmp_path / "single"))
+    single = Trainer(tiny_config(tmp_path / "single"))
     rows_single = single.fit()
     single.close()
 
-    trainer = DistributedTrainer(config(tmp_path / "ray", dist(learner_ranks=2)))
+    trainer = DistributedTrainer(tiny_config(tmp_path / "ray", dist(learner_ranks=2)))
     try:
         rows = trainer.fit()
         weights = trainer.learners.all_weights()  # type: ignore[union-attr]
