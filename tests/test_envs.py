@@ -20,14 +20,14 @@ LOCAL_DATA: dict[str, dict[str, Any]] = {
     "rlvr/MATH-v0": {"path": str(fixture_path("math"))},
     "rlvr/MATH500-v0": {"path": str(fixture_path("math500"))},
     "rlvr/GSM8K-v0": {"path": str(fixture_path("gsm8k"))},
-    "rlvr/MBPP-v0": {"path": str(fixture_path("mbpp"))},
+    "rlvr/MBPP-v1": {"path": str(fixture_path("mbpp"))},
 }
 BUILTIN = [
     "rlvr/MATH-v0",
     "rlvr/MATH500-v0",
     "rlvr/GSM8K-v0",
     "rlvr/HumanEval-v0",
-    "rlvr/MBPP-v0",
+    "rlvr/MBPP-v1",
     "rlvr/Arithmetic-v0",
     "rlvr/Countdown-v0",
     "rlvr/HumanEvalFeedback-v0",

@@ -32,7 +32,7 @@ def test_envs_list(capsys: pytest.CaptureFixture[str]) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:5] == ["ID", "TASK", "VERIFIER", "TEMPLATE", "TURNS"]
     rows = {line.split()[0]: line.split() for line in lines[1:]}
-    for env_id in ("rlvr/MATH-v0", "rlvr/MATH500-v0", "rlvr/GSM8K-v0", "rlvr/HumanEval-v0", "rlvr/MBPP-v0"):
+    for env_id in ("rlvr/MATH-v0", "rlvr/MATH500-v0", "rlvr/GSM8K-v0", "rlvr/HumanEval-v0", "rlvr/MBPP-v1"):
         assert env_id in rows
     assert rows["rlvr/Countdown-v0"][1:2] == ["countdown"]
     assert rows["rlvr/HumanEvalFeedback-v0"][1] == "humaneval" and "3" in rows["rlvr/HumanEvalFeedback-v0"]

@@ -168,7 +168,7 @@ def test_math500_and_gsm8k_fixtures() -> None:
 
 def test_mbpp_full_and_sanitized_formats(tmp_path: Path) -> None:
     full = load_task("mbpp", path=str(fixture_path("mbpp")))
-    assert len(full) == 10 and full[0].prompt.endswith("assert max_of_two(7, 7) == 7")
+    assert len(full) == 10 and full[0].prompt.endswith("assert max_of_two(3, 5) == 5")
     assert full[0].metadata["task_id"] == 9001
     challenge = load_task("mbpp", path=str(fixture_path("mbpp")), challenge_tests=True)
     assert challenge[1].key != full[1].key  # more tests -> different reference -> different key

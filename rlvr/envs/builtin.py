@@ -44,12 +44,12 @@ BUILTIN_ENVS: tuple[tuple[str, dict], ...] = (
         ),
     ),
     (
-        "rlvr/MBPP-v0",
+        "rlvr/MBPP-v1",
         dict(
             task="mbpp",
             template="mbpp-v0",
             task_kwargs={"split": "train"},
-            description="MBPP (google-research-datasets/mbpp, full); sandboxed asserts",
+            description="MBPP (google-research-datasets/mbpp, full); shows 1 assert, graded on the hidden ones",
             nondeterministic=True,
         ),
     ),

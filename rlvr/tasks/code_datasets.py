@@ -65,9 +65,12 @@ def load_humaneval(*, path: str | os.PathLike[str] | None = None) -> ListTask:
     return ListTask("humaneval", examples, verifier_name="code", gold_fn=_humaneval_gold, description=source)
 
 
-def mbpp_prompt(text: str, tests: list[str]) -> str:
-    """MBPP's standard prompt: the task description followed by the asserts the code must pass."""
-    return f"{text.strip()}\nYour code should pass these tests:\n" + "\n".join(t.strip() for t in tests)
+def mbpp_prompt(text: str, tests: list[str], *, graded: bool = True) -> str:
+    """MBPP's prompt: the task description followed by the example asserts shown to the model."""
+    if not tests:
+        return text.strip()
+    intro = "Your code should pass these tests:" if graded else "It will be tested on other inputs, like this:"
+    return f"{text.strip()}\n{intro}\n" + "\n".join(t.strip() for t in tests)
 
 
 def _mbpp_gold(example: Example) -> str:
@@ -80,12 +83,24 @@ def load_mbpp(
     config: Literal["full", "sanitized"] = "full",
     path: str | os.PathLike[str] | None = None,
     challenge_tests: bool = False,
+    shown_tests: int = 1,
+    grade_shown: bool = False,
 ) -> ListTask:
-    """MBPP (Mostly Basic Python Problems), `full` or `sanitized`; graded by its assert statements."""
+    """MBPP (Mostly Basic Python Problems), `full` or `sanitized`; graded by asserts the prompt does not show.
+
+    MBPP's original prompt lists the very asserts that grade it, so a program that returns the listed values
+    from a lookup table scores like a solution (0.93 on the shipped sample). Here the prompt shows the first
+    `shown_tests` asserts (they name the function and its calling convention) and the reward comes only from
+    the others (plus `challenge_test_list` with `challenge_tests=True`): a hard-coded answer to a shown
+    example earns nothing, by construction. `grade_shown=True` restores the leaky original grading (for
+    comparing with numbers published that way).
+    """
     from rlvr.verifiers.code import CodeTests
 
     if config not in ("full", "sanitized"):
         raise ConfigError(f"MBPP config must be 'full' or 'sanitized', got {config!r}")
+    if isinstance(shown_tests, bool) or not isinstance(shown_tests, int) or shown_tests < 0:
+        raise ConfigError(f"MBPP shown_tests must be an integer >= 0, got {shown_tests!r}")
     rows = load_rows(MBPP_HUB, config=config, split=split, path=path)
     source = str(path) if path is not None else f"{MBPP_HUB} {config}/{split}"
     verifier = make_verifier("code")
@@ -95,18 +110,26 @@ def load_mbpp(
         text = row.get("text") or row.get("prompt")
         if not text:
             raise DataError(f"MBPP row {i} of {source} has neither 'text' (full) nor 'prompt' (sanitized)")
-        asserts = list(row["test_list"])
+        listed = list(row["test_list"])
+        if not listed:
+            raise DataError(f"MBPP row {i} of {source} (task {row['task_id']}) has no tests in test_list")
+        shown = listed[:shown_tests]
+        asserts = listed if grade_shown else listed[shown_tests:]
         if challenge_tests:
             asserts += list(row.get("challenge_test_list") or [])
         if not asserts:
-            raise DataError(f"MBPP row {i} of {source} (task {row['task_id']}) has no tests in test_list")
+            raise DataError(
+                f"MBPP row {i} of {source} (task {row['task_id']}): shown_tests={shown_tests} shows all "
+                f"{len(listed)} asserts of test_list, so none is left to grade; lower shown_tests, add "
+                "challenge_tests=True, or pass grade_shown=True (then a program can hard-code the shown answers)"
+            )
         setup = row.get("test_setup_code") or "\n".join(row.get("test_imports") or [])
         tests = CodeTests.from_asserts(asserts, setup=setup)
         try:
             verifier.validate_reference(tests)
         except DataError as exc:
             raise DataError(f"MBPP row {i} of {source} (task {row['task_id']}): {exc}") from exc
-        prompt = mbpp_prompt(text, list(row["test_list"]))
+        prompt = mbpp_prompt(text, shown, graded=grade_shown)
         content: dict[str, Any] = {"asserts": asserts, "setup": setup}
         examples.append(
             Example(
