@@ -244,9 +244,9 @@ class MathVerifier(Verifier):
         choice = parse_choice(normalize_answer(text, units=False).text)
         if choice is not None and len(text.strip().strip("()$").replace("\\text", "").strip("{}()")) == 1:
             return _Gold(text, None, choice, None)
-        option = re.match(r"^\s*\(([A-J])\)\s+\S", text)  # `(D) Alina`: an option with its text
-        if option is not None and "\n" not in text.strip():
-            return _Gold(text, None, Choice(option.group(1)), None)
+        option = _gold_option(text)
+        if option is not None:
+            return _Gold(text, None, Choice(option), None)
         norm = normalize_answer(text, units=self.config.strip_units)
         unit = norm.unit or (currency_unit(text) if self.config.strip_units else None)
         try:
@@ -445,6 +445,24 @@ class MathVerifier(Verifier):
                 except (AnswerParseError, RecursionError):
                     return answer
         return answer
+
+
+# An option with its text (`(D) Alina`, `C Cecile`): a letter, then a capitalised word (a name or a sentence),
+# not a formula (`A = 3`), a single letter (`A B`) or an article before lower case (`A circle`).
+_GOLD_OPTION_RE = re.compile(r"^\s*(?:\(([A-J])\)\s+\S|([A-J])[.:)]?\s+[A-Z][a-z])")
+_GOLD_ANSWER_PHRASE_RE = re.compile(r"\bthe\s+answer\s+is\s*:?\s*(?=\S)", re.IGNORECASE)
+
+
+def _gold_option(text: str) -> str | None:
+    """The option letter a multiple-choice gold written with its option text states, or None.
+
+    The option line is the gold's first line, or what follows its last "the answer is" (lighteval's golds
+    `A Peter\nCelina bum`, `Alina and the answer is\n(C) Cecile`); the rest of the gold is the option's text.
+    """
+    phrases = list(_GOLD_ANSWER_PHRASE_RE.finditer(text))
+    line = (text[phrases[-1].end() :] if phrases else text).strip().split("\n", 1)[0]
+    m = _GOLD_OPTION_RE.match(line)
+    return (m.group(1) or m.group(2)) if m else None
 
 
 def _text_key(key: str) -> str:
