@@ -91,7 +91,10 @@ class VerifierErrorGuard:
 
 
 class RolloutProducer:
-    """Generates and grades P x G rollouts per call with one backend and one batched env."""
+    """Generates and grades P x G rollouts per call with one backend and one batched env.
+
+    Its one source of randomness is `sampling.seed` (+ the step): no second seed of its own.
+    """
 
     def __init__(
         self,
@@ -100,14 +103,12 @@ class RolloutProducer:
         sampling: SamplingParams,
         *,
         advantage: str = "grpo",
-        seed: int = 0,
         keep_example: bool = False,
     ) -> None:
         self.env = env
         self.backend = backend
         self.sampling = sampling
         self.advantage_fn = ADVANTAGES.get(advantage)
-        self.seed = seed
         self.keep_example = keep_example
         self.group_size = env.group_size
 

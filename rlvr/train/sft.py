@@ -39,8 +39,6 @@ class SFTConfig:
     """AdamW weight decay."""
     seed: int = 0
     """Seeds example order."""
-    max_examples: int | None = None
-    """Use only the first this many examples of the task (None: all)."""
 
     def __post_init__(self) -> None:
         if self.steps < 1 or self.batch_size < 1 or not self.lr > 0:

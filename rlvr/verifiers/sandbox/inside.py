@@ -427,17 +427,3 @@ def cold_main(args):
         os._exit(1)
     os.waitpid(pid, 0)
     os._exit(0)
-
-
-def docker_main(args):
-    """Inside a Docker container (which provides the namespaces and limits): run one program as its pid 1,
-    with the run's streams in files of a directory the host mounted."""
-    out = args["out_dir"]
-    fds = {}
-    for name in ("stdout", "stderr", "status", "report"):
-        fds[name] = os.open(
-            os.path.join(out, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600
-        )
-    with open(args["run_path"], "rb") as f:
-        run = marshal.loads(f.read())
-    run_init(run, fds, run["box"])

@@ -14,7 +14,6 @@ if "setup_root" not in globals():  # for readers and linters; in the sandbox ins
         SETUP_FAILED,
         SIGKILL,
         cold_main,
-        docker_main,
         fork_init,
         open_cgroup_procs,
         prctl,
@@ -149,8 +148,6 @@ def _main(args):
     os.umask(0o022)
     if args["mode"] == "zygote":
         zygote_main(args)
-    elif args["mode"] == "docker":
-        docker_main(args)
     else:
         cold_main(args)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import threading
 from typing import Any, Protocol
 
 from rlvr.core.registry import Registry
@@ -49,7 +48,6 @@ class Sandbox:
         config = config or SandboxConfig()
         self.config = dataclasses.replace(config, **overrides) if overrides else config
         self._backend: Backend = SANDBOX_BACKENDS.get(self.config.backend)(self.config)
-        self._lock = threading.Lock()
 
     def run(
         self,
