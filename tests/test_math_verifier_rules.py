@@ -44,3 +44,31 @@ def test_choice_gold_with_option_text(verifier: MathVerifier, gold: str, pred: s
 def test_a_capital_letter_before_other_words_is_not_an_option(verifier: MathVerifier, gold: str) -> None:
     """An article before lower case, a formula, a bare letter pair: the gold is not an option letter."""
     assert not verifier.verify(gold[0], gold).passed
+
+
+# ---- 1b: a scale word multiplies its number; `5k` is 5 thousand only in prose (in math `k` is a variable)
+@pytest.mark.parametrize(
+    "pred, gold, want, parsed",
+    [
+        (r"\boxed{5 \text{ thousand}}", "5000", True, "5000"),
+        (r"\boxed{5 \text{ thousand}}", "5", False, "5000"),
+        (r"\boxed{2.5 \text{ million}}", "2500000", True, "2500000"),
+        ("The answer is 2.5 million.", "2500000", True, "2500000"),
+        ("The answer is 2.5 million.", "250000", False, "2500000"),
+        (r"\boxed{1.25 \text{ thousand dollars}}", "1250", True, "1250"),
+        (r"\boxed{3 \text{ dozen}}", "36", True, "36"),
+        (r"\boxed{5\text{k}}", "5000", True, "5000"),
+        ("The answer is 5k.", "5000", True, "5000"),
+        ("#### 5k", "5000", True, "5000"),
+        ("#### 5K", "5", False, "5000"),
+        (r"\boxed{5k}", "5000", False, "5*k"),  # math: k is the problem's variable
+        ("The answer is $5k$.", "5000", False, "5*k"),
+        (r"\boxed{5k}", "5k", True, "5*k"),
+        ("#### 5000", "5k", False, "5000"),
+        (r"\boxed{5 \text{ thousand or more}}", "5000", False, None),
+    ],
+)
+def test_scale_words(verifier: MathVerifier, pred: str, gold: str, want: bool, parsed: str | None) -> None:
+    details = _check(verifier, pred, gold, want)
+    if parsed is not None:
+        assert details["parsed"] == parsed

@@ -242,6 +242,19 @@ def alternatives_after(text: str, first: str) -> list[str]:
     return found
 
 
+_PROSE_SCALE_RE = re.compile(r"^(-?\$?\d+(?:\.\d+)?)(k|K|M|bn)$")
+_PROSE_SCALES = {"k": "thousand", "K": "thousand", "M": "million", "bn": "billion"}
+
+
+def prose_scale(answer: str) -> str:
+    """`5k` written in prose (outside math) is 5 thousand: `5 thousand` (`2.5M` -> `2.5 million`).
+
+    Only prose answers are read this way: in math (`$5k$`, `\\boxed{5k}`) `k` is a variable and `5k` is 5k.
+    """
+    m = _PROSE_SCALE_RE.match(answer.strip())
+    return f"{m.group(1)} {_PROSE_SCALES[m.group(2)]}" if m else answer
+
+
 def _clean_phrase_answer(rest: str) -> str:
     rest = rest.split("\n", 1)[0].strip().strip("*").strip()
     span = _MATH_SPAN_RE.search(rest)
@@ -250,7 +263,7 @@ def _clean_phrase_answer(rest: str) -> str:
         more = alternatives_after(rest[span.end() :], first.strip())
         return ", ".join([first.strip(), *more]) if more else first
     rest = re.split(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[0]
-    rest = rest.strip().rstrip(".").strip("*").strip()
+    rest = prose_scale(rest.strip().rstrip(".").strip("*").strip())
     if _is_prose(rest):
         # "Final Answer: The largest $n$ is 34." -> what follows the last "is", else the last number
         tail = re.split(r"\b(?:is|are|equals|=)\s+", rest)[-1]
@@ -422,7 +435,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
         elif method == "gsm8k":
             found = _GSM8K_RE.findall(text)
             if found:
-                return Extraction(found[-1].strip(), "gsm8k")
+                return Extraction(prose_scale(found[-1].strip()), "gsm8k")
         elif method == "final_answer":
             matches = list(_PHRASE_RE.finditer(text))
             if matches:

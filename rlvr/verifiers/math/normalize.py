@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 # `\mathrm{x}` and friends: drop the wrapper, keep the content.
@@ -112,6 +113,18 @@ _THOUSANDS_RE = re.compile(r"(?<![\d.,])-?(?:[1-9]\d{0,2})(?:,\d{3})+(?:\.\d+)?(
 # `0.333\ldots`, `0.1666...`: a decimal whose repeating tail the dots continue
 _DOTS_DECIMAL_RE = re.compile(r"(?<![\d.])(\d*)\.(\d+)\s*\\ldots(?:\s|$)")
 _SPACE_THOUSANDS_RE = re.compile(r"^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$")
+# A scale word after a number multiplies it (`5 thousand`, `2.5 million`, `3 dozen`); `5\text{k}` writes the
+# thousand as a text suffix. A bare `5k` is never a scale here: in math `k` is a variable (see `prose_scale`).
+SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12, "dozen": 12}
+_SCALE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(" + "|".join(SCALES) + r")s?\b", re.IGNORECASE)
+_TEXT_SUFFIX_SCALE_RE = re.compile(r"(?<=\d)\s*\\text\s*\{\s*(k|K|M|bn)\s*\}")
+_SUFFIX_WORDS = {"k": "thousand", "K": "thousand", "M": "million", "bn": "billion"}
+
+
+def _scaled(m: re.Match[str]) -> str:
+    """`2.5 million` -> `2500000`: the exact product, written as a plain number."""
+    value = Decimal(m.group(1)) * SCALES[m.group(2).lower()]
+    return str(int(value)) if value == value.to_integral_value() else format(value.normalize(), "f")
 
 # Unit words stripped after a number (lower-case; plural 's' handled separately).
 _UNIT_WORDS = frozenset(
@@ -436,12 +449,14 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     s = re.sub(
         r"\\(?:mathbf|vec|hat|boldsymbol)\s*(?:\{\s*([ijk])\s*\}|([ijk])(?![a-zA-Z]))", r"\\unitvec{\1\2}", s
     )
+    s = _TEXT_SUFFIX_SCALE_RE.sub(lambda m: " " + _SUFFIX_WORDS[m.group(1)], s)
     s = _unwrap_braced(s, _WRAPPER_RE)
     s = re.sub(r"\\(?:mathrm|mathbf|text)\s*(?=[A-Za-z0-9])", "", s)  # brace-less `\mathrm e`
     s = s.replace("\\displaystyle", "")
     s = re.sub(r"^\s*\\(?:therefore|implies|Rightarrow)\s*", "", s)
     s = re.sub(r"^[A-Za-z](?:_\{?\w+\}?)?\s*\\in\s*", "", s)  # `x \in [0, 1]` -> `[0, 1]`
     s = re.sub(r"\s+", " ", s).strip()
+    s = _SCALE_RE.sub(_scaled, s)
     s = strip_math_delimiters(s)
     unit = None
     if units:
