@@ -72,3 +72,37 @@ def test_scale_words(verifier: MathVerifier, pred: str, gold: str, want: bool, p
     details = _check(verifier, pred, gold, want)
     if parsed is not None:
         assert details["parsed"] == parsed
+
+
+# ---- 1a: a box (or an answer phrase) is a commitment; a check on an instance after it is not a new answer,
+# while a correction (a correction word, a later answer phrase or box) still wins
+VERIFY = r"So the sum is $\boxed{5}$. Actually, let me verify with n = 10: the sum is 15."
+CHECK_THEN_WRONG = r"\boxed{5}. Let me check with n = 2: that gives 3, which is wrong. So there are 7 ways."
+RECHECK = "So \\boxed{5}.\n\nWait, let me recheck: 3 + 4 = 7, so it's 7."
+
+
+@pytest.mark.parametrize(
+    "pred, gold, want, extracted",
+    [
+        (VERIFY, "5", True, "5"),
+        (VERIFY, "15", False, "5"),
+        ("\\boxed{5}\n\nLet me check n = 2: there 1 + 2 = 3. Therefore the formula holds.", "5", True, "5"),
+        ("\\boxed{5}\n\nFor example, with 3 people there are 3 handshakes. So 3 it is.", "3", False, "5"),
+        ("The answer is 5. Let me verify with n=10: the sum is 15.", "5", True, "5"),
+        ("The answer is 5. Let me verify with n=10: the sum is 15.", "15", False, "5"),
+        ("The answer is 5. Plugging in x = 5 gives 25 - 25 = 0.", "5", True, "5"),
+        # corrections still win
+        (CHECK_THEN_WRONG, "7", True, "7"),
+        (CHECK_THEN_WRONG, "5", False, "7"),
+        (r"\boxed{5}. Wait, that's wrong, the answer is 7.", "7", True, "7"),
+        (r"\boxed{5}. Wait, that's wrong, the answer is 7.", "5", False, "7"),
+        (VERIFY + r" So the answer is $\boxed{15}$.", "15", True, "15"),
+        (VERIFY + r" So the answer is $\boxed{15}$.", "5", False, "15"),
+        (RECHECK, "7", True, "7"),  # a recheck of the problem itself (no instance) revises
+        (RECHECK, "5", False, "7"),
+    ],
+)
+def test_a_check_after_the_answer_is_not_a_new_answer(
+    verifier: MathVerifier, pred: str, gold: str, want: bool, extracted: str
+) -> None:
+    assert _check(verifier, pred, gold, want)["extracted"] == extracted

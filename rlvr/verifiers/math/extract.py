@@ -12,7 +12,14 @@ import re
 from dataclasses import dataclass
 
 from rlvr.verifiers.math.structure import other_options
-from rlvr.verifiers.math.vocab import NUMBER_WORDS, VALUE_WORDS
+from rlvr.verifiers.math.vocab import (
+    CHECK_CUES,
+    ERROR_WORDS,
+    EXAMPLE_CUES,
+    NUMBER_WORDS,
+    REVISION_WORDS,
+    VALUE_WORDS,
+)
 
 #: Extraction methods in the order they are tried.
 METHODS = ("boxed", "gsm8k", "final_answer", "last_math")
@@ -332,8 +339,50 @@ _NEGATED_RE = re.compile(r"\s*(?:not\b|n't\b|never\b|no longer\b)", re.IGNORECAS
 _BOILERPLATE_RE = re.compile(r"I hope it is correct\.?|<\|im_(?:start|end)\|>\w*|</?\w+>", re.IGNORECASE)
 
 
+_CHECK_CUE_RE = re.compile(r"\b(?:" + "|".join(CHECK_CUES) + r")\b", re.IGNORECASE)
+_EXAMPLE_CUE_RE = re.compile(r"\b(?:" + "|".join(EXAMPLE_CUES) + r")(?!\w)", re.IGNORECASE)
+_INSTANCE_RE = re.compile(r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d|\b(?:smaller|small|special|simple)\s+case")
+_CHECK_END_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS + ERROR_WORDS) + r")\b|\bno,", re.IGNORECASE)
+_SENTENCE_END_RE = re.compile(r"(?<!\d)\.(?:\s|$)|\n")
+
+
+def drop_checks(after: str) -> str:
+    """`after` (what follows a committed answer) without its checks: the numbers of a check are not a new answer.
+
+    A check tests the answer on an instance: a check word (`verify`, `check`, `plug in`, ...) whose sentence sets
+    a variable to a value (`with n = 10`, `for x = 2`) or names a small case, or an example word (`for example`,
+    `e.g.`). It runs to the end of its paragraph, or up to a revision or error word (`wait`, `wrong`, ...),
+    after which the text may revise the answer again. A recheck of the problem itself ("let me recheck: 3 + 4 is
+    7") tests no instance, so it may revise; an answer phrase is a commitment and is never dropped by callers.
+    """
+    out: list[str] = []
+    pos = 0
+    while True:
+        check = _CHECK_CUE_RE.search(after, pos)
+        example = _EXAMPLE_CUE_RE.search(after, pos)
+        if example is not None and (check is None or example.start() <= check.start()):
+            cue = example
+        elif check is not None:
+            end = _SENTENCE_END_RE.search(after, check.end())
+            if not _INSTANCE_RE.search(after, check.end(), end.start() if end else len(after)):
+                pos = check.end()  # no instance: not a check (yet); look further
+                continue
+            cue = check
+        else:
+            out.append(after[pos:])
+            return "".join(out)
+        paragraph = re.compile(r"\n\s*\n").search(after, cue.end())
+        stop = paragraph.start() if paragraph else len(after)
+        correction = _CHECK_END_RE.search(after, cue.end(), stop)
+        stop = correction.start() if correction else stop
+        out.append(after[pos : cue.start()] + " ")
+        pos = stop
+
+
 def _revised_after(after: str) -> bool:
-    """Whether math follows the sentence of an answer phrase: a correction ("... is 5. Wait, it's 7")."""
+    """Whether math follows the sentence of an answer phrase: a correction ("... is 5. Wait, it's 7"), not a
+    check of an instance ("... is 5. Let me verify with n = 2: ... 3")."""
+    after = drop_checks(after)
     first_line = after.split("\n", 1)[0]
     span = _MATH_SPAN_RE.match(first_line.strip().strip("*").strip())
     sentence_end = re.search(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])|\n", after[span.end() if span else 0 :])
@@ -363,10 +412,7 @@ def _concluding_number(after: str) -> str | None:
     return numbers.pop() if len(numbers) == 1 else None
 
 
-_REVISION_RE = re.compile(
-    r"\b(?:wait|actually|hmm+|oops|sorry|correction|mistake|re-?check(?:ing)?|instead|on second thought)\b|\bno,",
-    re.IGNORECASE,
-)
+_REVISION_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS) + r")\b|\bno,", re.IGNORECASE)
 _NUMBER_WORD_RE = re.compile(
     r"\b(?:" + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True)) + r")\b",
     re.IGNORECASE,
@@ -396,7 +442,8 @@ def _phrase_after_last_box(text: str) -> str | None:
     rest = text[boxes[-1][1] :]
     box = _unbox(boxes[-1][2]).strip()
     if _PLAIN_NUMBER_RE.match(box) and not _SIGNED_OFF_RE.match(rest.lstrip(" .$\\])")):
-        later = _concluding_number(rest) or _revised_value(rest)
+        unchecked = drop_checks(rest)  # a check of the box on an instance ("with n = 10: 15") revises nothing
+        later = _concluding_number(unchecked) or _revised_value(unchecked)
         if later is not None and later.replace(",", "") != box:
             phrase = _phrase_answer_after(rest)
             return phrase or later
@@ -447,7 +494,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                     continue
                 answer = _clean_phrase_answer(after)
                 if answer and not _revised_after(after):
-                    revised = _revised_value(after) if _PLAIN_NUMBER_RE.match(answer) else None
+                    revised = _revised_value(drop_checks(after)) if _PLAIN_NUMBER_RE.match(answer) else None
                     return Extraction(revised or answer, "final_answer")  # "is 3. Wait, no, seven."
         elif method == "last_math":
             bare = text.strip()

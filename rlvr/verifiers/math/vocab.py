@@ -443,3 +443,40 @@ def counted_label(words: list[str]) -> bool:
     if not 1 <= len(clean) <= 3 or any(w in VALUE_WORDS for w in clean):
         return False
     return clean[-1].endswith("s") or clean[-1] in {"pct", "percent", "percentage"}
+
+
+#: Words that start a check of an answer on an instance (`let me verify with n = 10`): see `extract.drop_checks`.
+CHECK_CUES = (
+    "verify",
+    "verifying",
+    "check",
+    "checking",
+    "test",
+    "testing",
+    "confirm",
+    "confirming",
+    r"plug(?:ging)?\s+in",
+    r"substitut\w*",
+    "sanity",
+    "try",
+    "trying",
+)
+#: Words that open an example: whatever numbers follow are the example's, never a new answer.
+EXAMPLE_CUES = (r"for\s+example", r"for\s+instance", r"e\.g\.", r"as\s+an\s+example")
+#: Words that open a revision of a stated answer ("... \\boxed{3}. Hmm, actually it's four"): what follows
+#: may state a new answer (`extract._revised_value`), or name another option (`extract.choice_hedged`).
+REVISION_WORDS = (
+    "wait",
+    "actually",
+    r"hmm+",
+    "oops",
+    "sorry",
+    "correction",
+    "mistake",
+    r"re-?check(?:ing)?",
+    "instead",
+    r"on\s+second\s+thought",
+)
+#: Words that say a check found an error: they end the check (`extract.drop_checks`), so a conclusion after
+#: them may state a new answer. They do not open a revision by themselves ("2 would be wrong" revises nothing).
+ERROR_WORDS = ("wrong", "incorrect", "error", r"should\s+be", r"not\s+right", "mistake")
