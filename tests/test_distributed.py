@@ -106,23 +106,6 @@ def dist(**kwargs: object) -> DistributedConfig:
     return DistributedConfig(**{**base, **kwargs})  # type: ignore[arg-type]
 
 
-@pytest.fixture(scope="module")
-def ray_local():
-    """One local Ray for the module; actors import this file through PYTHONPATH."""
-    if ray.is_initialized():
-        ray.shutdown()
-    path = os.pathsep.join(p for p in (TESTS_DIR, os.environ.get("PYTHONPATH", "")) if p)
-    ray.init(
-        num_cpus=4,
-        include_dashboard=False,
-        configure_logging=False,
-        log_to_driver=False,
-        runtime_env={"env_vars": {"PYTHONPATH": path}},
-    )
-    yield
-    ray.shutdown()
-
-
 # ----- no Ray needed ---------------------------------------------------------------------------------------
 
 

@@ -16,13 +16,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def ray_local():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    yield
-    ray.shutdown()
-
-
 def test_actors_run_sandboxed_programs_concurrently(ray_local):
     @ray.remote
     class Runner:
