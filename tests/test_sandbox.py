@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import subprocess
 import textwrap
 import threading
+from pathlib import Path
 
 import pytest
 
 from rlvr.core.errors import ConfigError, SandboxError
 from rlvr.verifiers.sandbox import Sandbox, SandboxConfig
-from rlvr.verifiers.sandbox.slots import MAX_SLOTS
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the local sandbox backend needs root")
 
@@ -21,32 +22,52 @@ def src(text: str) -> str:
     return textwrap.dedent(text).strip() + "\n"
 
 
-def sandbox_processes(sandbox: Sandbox | SandboxConfig) -> list[tuple[int, int]]:
-    """(pid, uid) of every host process running as one of this sandbox's own slot uids (program or judge).
+def _proc_status(pid: str) -> dict[str, str]:
+    with open(f"/proc/{pid}/status") as f:
+        return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
 
-    Scoped to the slots the sandbox holds, so other sandboxes on the machine (other tests, other jobs) do not
-    count; given only a config (or a backend without local slots), every uid from `uid_base` on counts."""
-    config = sandbox if isinstance(sandbox, SandboxConfig) else sandbox.config
-    slots = getattr(getattr(getattr(sandbox, "_backend", None), "pool", None), "slots", None)
-    if slots:
-        uids = {u for slot in slots for u in (slot.uid, slot.judge_uid)}
-    else:
-        uids = range(config.uid_base, config.uid_base + 2 * MAX_SLOTS)
-    found = []
+
+def sandbox_processes(sandbox: Sandbox) -> list[tuple[int, int]]:
+    """(pid, uid) of each live process that this test process started through `sandbox`: it runs as one of
+    the sandbox's slot uids (program or judge) and either descends from this process or sits in one of the
+    sandbox's slot cgroups.
+
+    Scoped twice, so that other sandboxes on the machine (other tests, other jobs) never count: slot uids are
+    machine-wide unique only while a slot is held, and a process of an earlier holder of the same slot id
+    may still be dying; such a process neither descends from us nor sits in our cgroups."""
+    slots = sandbox._backend.pool.slots  # type: ignore[attr-defined]
+    assert slots, "scan a started local sandbox: its slots say which uids are its own"
+    uids = {u for slot in slots for u in (slot.uid, slot.judge_uid)}
+    in_cgroups: set[int] = set()
+    for slot in slots:
+        for procs in slot.cgroup.procs_files if slot.cgroup is not None else ():
+            with contextlib.suppress(OSError):
+                in_cgroups.update(int(pid) for pid in Path(procs).read_text().split())
+    parent: dict[int, int] = {}
+    owner: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/status") as f:
-                for line in f:
-                    if line.startswith("Uid:"):
-                        uid = int(line.split()[1])
-                        if uid in uids:
-                            found.append((int(entry), uid))
-                        break
+            status = _proc_status(entry)
         except OSError:
-            continue
-    return found
+            continue  # gone meanwhile
+        parent[int(entry)] = int(status["PPid"])
+        owner[int(entry)] = int(status["Uid"].split()[0])
+    me = os.getpid()
+
+    def ours(pid: int) -> bool:
+        seen = set()
+        while pid > 1 and pid not in seen:
+            if pid == me:
+                return True
+            seen.add(pid)
+            pid = parent.get(pid, 0)
+        return False
+
+    return sorted(
+        (pid, uid) for pid, uid in owner.items() if uid in uids and (pid in in_cgroups or ours(pid))
+    )
 
 
 @pytest.fixture(scope="module", params=["warm", "cold"])
@@ -61,6 +82,33 @@ def warm():
     sb = Sandbox(SandboxConfig(warm=True, pool_size=4, timeout_s=5.0))
     yield sb
     sb.close()
+
+
+def test_process_scan_counts_this_tests_processes_only(warm):
+    """A process of a slot uid that this test started counts; one of the same uid that is not ours (another
+    sandbox's straggler, here a double-forked orphan) does not, so the leak checks cannot flake."""
+    warm.run("pass")  # claims the slots
+    uid = warm._backend.pool.slots[0].uid
+
+    def as_slot_user() -> None:
+        os.setgid(uid)
+        os.setuid(uid)
+
+    mine = subprocess.Popen(["sleep", "60"], preexec_fn=as_slot_user)
+    launcher = subprocess.run(
+        ["sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $!"],
+        preexec_fn=as_slot_user, capture_output=True, text=True, timeout=30, check=True,
+    )  # fmt: skip
+    stranger = int(launcher.stdout)  # its parent exited: it now belongs to init (or a subreaper above us)
+    try:
+        found = sandbox_processes(warm)
+        assert (mine.pid, uid) in found
+        assert all(pid != stranger for pid, _ in found)
+    finally:
+        mine.kill()
+        mine.wait()
+        os.kill(stranger, 9)
+    assert sandbox_processes(warm) == []
 
 
 # -- basics ----------------------------------------------------------------------------------------------
