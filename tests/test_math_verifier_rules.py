@@ -106,3 +106,26 @@ def test_a_check_after_the_answer_is_not_a_new_answer(
     verifier: MathVerifier, pred: str, gold: str, want: bool, extracted: str
 ) -> None:
     assert _check(verifier, pred, gold, want)["extracted"] == extracted
+
+
+# ---- 1c: a general solution's integer parameter is bound: its name does not matter, its declaration is no value
+@pytest.mark.parametrize(
+    "pred, gold, want",
+    [
+        (r"\boxed{2\pi n}", r"2k\pi", True),
+        (r"\boxed{2\ell\pi}", r"2\pi n", True),
+        (r"\boxed{x = \frac{\pi}{2}+\pi k, k \in \mathbb{Z}}", r"\frac{\pi}{2} + n\pi", True),
+        (r"\boxed{\frac{\pi}{2}+\pi k}", r"\frac{\pi}{2} + \pi n, n \in \mathbb{Z}", True),
+        (r"\boxed{\frac{\pi}{2}+\pi m \text{ where } m \text{ is an integer}}", r"\frac{\pi}{2}+k\pi", True),
+        (r"\boxed{\frac{\pi}{4} + \frac{k\pi}{2}, \frac{\pi}{3} + 2k\pi}", r"\frac{\pi}{4}+\frac{n\pi}{2}, \frac{\pi}{3}+2n\pi", True),
+        # the family itself must agree
+        (r"\boxed{\pi k}", r"2k\pi", False),
+        (r"\boxed{\frac{\pi}{2}+2\pi k}", r"\frac{\pi}{2} + n\pi", False),
+        (r"\boxed{\frac{\pi}{2}+\pi k}", r"\frac{\pi}{3} + n\pi", False),
+        # no pi: a variable of the problem, not a parameter of a family: never renamed
+        (r"\boxed{x^k}", "x^n", False),
+        (r"\boxed{2k + 1}", "2n+1", False),
+    ],
+)
+def test_general_solution_parameter_name(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
+    _check(verifier, pred, gold, want)

@@ -33,7 +33,7 @@ from rlvr.verifiers.math.structure import (
     Text,
     Union,
 )
-from rlvr.verifiers.math.tree import Node, free_symbols, has_kind, substitute
+from rlvr.verifiers.math.tree import Node, constants, free_symbols, has_kind, substitute
 
 __all__ = ["CompareOptions", "NeedsSympy", "Undecidable", "answers_equal", "scalars_equal"]
 
@@ -63,7 +63,10 @@ def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
         # `x = 5` for `5`; `n = 1, 2` for `1, 2`; `\det(A) = -2` for `-2`
         return is_label(pred.lhs) and answers_equal(gold, pred.rhs, opts)
     if isinstance(gold, Scalar):
-        return isinstance(pred, Scalar) and scalars_equal(gold, pred, opts)
+        if not isinstance(pred, Scalar):
+            return False
+        renamed = _renamed_parameter(gold, pred)
+        return scalars_equal(gold, pred if renamed is None else Scalar(renamed, pred.text), opts)
     if isinstance(gold, Interval) or isinstance(pred, Interval):
         g, p = _as_interval(gold), _as_interval(pred)
         return g is not None and p is not None and _intervals_equal(g, p, opts)
@@ -80,6 +83,28 @@ def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
             and all(scalars_equal(a, b, opts) for a, b in zip(gold.parts, pred.parts))
         )
     return False
+
+
+def _renamed_parameter(gold: Scalar, pred: Scalar) -> Node | None:
+    """`pred` with its integer parameter named as the gold's, when both are periodic general solutions.
+
+    `2\\pi n` and `2k\\pi` are one family: the parameter is bound (it ranges over the integers), so its name says
+    nothing. A family is recognised by a `\\pi` on both sides and exactly one free name on each, different, both
+    usual integer names (`n, k, m, l, j`); a variable of the problem is not renamed (`x^n` is not `x^k`: no `\\pi`).
+    A negated parameter (`-2k\\pi`) is the same family too, but is not accepted: with a gold in a problem's own
+    variable `n` it would not be.
+    """
+    g_free, p_free = free_symbols(gold.node), free_symbols(pred.node)
+    if len(g_free) != 1 or len(p_free) != 1 or g_free == p_free or not (g_free | p_free) <= _PARAMETERS:
+        return None
+    if _PI not in constants(gold.node) or _PI not in constants(pred.node):
+        return None
+    (old,), (new,) = p_free, g_free
+    return substitute(pred.node, old, ("sym", new))
+
+
+_PARAMETERS = frozenset("nkmlj")
+_PI = ("const", "pi")
 
 
 def _is_name(a: Answer) -> bool:

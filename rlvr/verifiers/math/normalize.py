@@ -97,6 +97,7 @@ _COMMAND_ALIASES = [
     (re.compile(r"\\(?:rbrace)(?![a-zA-Z])"), r"\\}"),
     (re.compile(r"\\(?:lbrack)(?![a-zA-Z])"), "["),
     (re.compile(r"\\(?:rbrack)(?![a-zA-Z])"), "]"),
+    (re.compile(r"\\ell(?![a-zA-Z])"), "l"),  # the integer parameter `\ell` of a general solution
     (re.compile(r"\\(?:langle)(?![a-zA-Z])"), r"\\langle "),
     (re.compile(r"\\(?:rangle)(?![a-zA-Z])"), r"\\rangle "),
 ]
@@ -112,6 +113,12 @@ _THIN_SPACE_GROUP_RE = re.compile(r"(?<=\d)\\[,;: ](?=\d{3}(?!\d))")
 _THOUSANDS_RE = re.compile(r"(?<![\d.,])-?(?:[1-9]\d{0,2})(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 # `0.333\ldots`, `0.1666...`: a decimal whose repeating tail the dots continue
 _DOTS_DECIMAL_RE = re.compile(r"(?<![\d.])(\d*)\.(\d+)\s*\\ldots(?:\s|$)")
+# A general solution's declaration of its integer parameter (`, k \in \mathbb{Z}`, `\text{ where } n \text{ is an
+# integer}`): it says what the parameter ranges over, not part of the value; see `compare._renamed_parameter`.
+_PARAMETER_DECLARATION_RE = re.compile(
+    r"[,;]?\s*\(?\s*(?:(?:for|where)(?:\s+(?:all|some|any))?\s+|\\forall\s*)?[A-Za-z]\s*"
+    r"(?:\\in\s*(?:\\mathbb\s*\{?\s*Z\s*\}?|Z)|is\s+(?:an?\s+)?(?:arbitrary\s+|any\s+)?integer)\s*\)?\s*\.?\s*$"
+)
 _SPACE_THOUSANDS_RE = re.compile(r"^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$")
 # A scale word after a number multiplies it (`5 thousand`, `2.5 million`, `3 dozen`); `5\text{k}` writes the
 # thousand as a text suffix. A bare `5k` is never a scale here: in math `k` is a variable (see `prose_scale`).
@@ -456,6 +463,7 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     s = re.sub(r"^\s*\\(?:therefore|implies|Rightarrow)\s*", "", s)
     s = re.sub(r"^[A-Za-z](?:_\{?\w+\}?)?\s*\\in\s*", "", s)  # `x \in [0, 1]` -> `[0, 1]`
     s = re.sub(r"\s+", " ", s).strip()
+    s = _PARAMETER_DECLARATION_RE.sub("", s) if "integer" in s or "Z" in s else s
     s = _SCALE_RE.sub(_scaled, s)
     s = strip_math_delimiters(s)
     unit = None
