@@ -117,7 +117,11 @@ def test_a_check_after_the_answer_is_not_a_new_answer(
         (r"\boxed{x = \frac{\pi}{2}+\pi k, k \in \mathbb{Z}}", r"\frac{\pi}{2} + n\pi", True),
         (r"\boxed{\frac{\pi}{2}+\pi k}", r"\frac{\pi}{2} + \pi n, n \in \mathbb{Z}", True),
         (r"\boxed{\frac{\pi}{2}+\pi m \text{ where } m \text{ is an integer}}", r"\frac{\pi}{2}+k\pi", True),
-        (r"\boxed{\frac{\pi}{4} + \frac{k\pi}{2}, \frac{\pi}{3} + 2k\pi}", r"\frac{\pi}{4}+\frac{n\pi}{2}, \frac{\pi}{3}+2n\pi", True),
+        (
+            r"\boxed{\frac{\pi}{4} + \frac{k\pi}{2}, \frac{\pi}{3} + 2k\pi}",
+            r"\frac{\pi}{4}+\frac{n\pi}{2}, \frac{\pi}{3}+2n\pi",
+            True,
+        ),
         # the family itself must agree
         (r"\boxed{\pi k}", r"2k\pi", False),
         (r"\boxed{\frac{\pi}{2}+2\pi k}", r"\frac{\pi}{2} + n\pi", False),

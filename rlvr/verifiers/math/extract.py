@@ -13,10 +13,15 @@ from dataclasses import dataclass
 
 from rlvr.verifiers.math.structure import other_options
 from rlvr.verifiers.math.vocab import (
+    ALTERNATIVE_HEDGES,
     CHECK_CUES,
+    CONTRASTS,
     ERROR_WORDS,
     EXAMPLE_CUES,
+    NEGATION_AFTER_PHRASE,
     NUMBER_WORDS,
+    PROSE_MATH_NAMES,
+    QUALIFIERS_BEFORE,
     REVISION_WORDS,
     VALUE_WORDS,
 )
@@ -44,47 +49,6 @@ _PROSE_RE = re.compile(r"[A-Za-z]{3,}")
 _FOREIGN_WORD_RE = re.compile(r"[^\W\d_A-Za-z]{2,}")
 # the model went on to a new chat turn: nothing after it answers this one
 _NEXT_TURN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>")
-_MATH_NAMES = frozenset(
-    [
-        "frac",
-        "dfrac",
-        "tfrac",
-        "cfrac",
-        "sqrt",
-        "cdot",
-        "times",
-        "div",
-        "pi",
-        "infty",
-        "left",
-        "right",
-        "sin",
-        "cos",
-        "tan",
-        "log",
-        "ln",
-        "exp",
-        "text",
-        "mathrm",
-        "begin",
-        "end",
-        "pmatrix",
-        "bmatrix",
-        "matrix",
-        "array",
-        "binom",
-        "circ",
-        "pm",
-        "le",
-        "ge",
-        "ne",
-        "cup",
-        "cap",
-        "emptyset",
-        "ldots",
-        "dots",
-    ]
-)
 #: Only the tail of very long outputs is searched for a trailing math span or number.
 _TAIL = 8000
 
@@ -182,7 +146,9 @@ def _unbox(content: str) -> str:
 # What may stand between the boxes of one answer (`\boxed{1}, \boxed{2}`, `x = \boxed{1} and x = \boxed{-2}`)
 _BOX_GAP_RE = re.compile(
     r"^(?:[\s$,;.&]|\\[()\[\]]|\\(?:quad|qquad|,|;|:)(?![a-zA-Z])|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b"
-    r"|\\(?:text|mathrm)\s*\{(?![a-z ]*\b(?:but|not|no|never|except|nor|instead|rather|than)\b)\s*[a-z ]{0,12}\}|[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*="
+    r"|\\(?:text|mathrm)\s*\{(?![a-z ]*\b(?:"
+    + "|".join(CONTRASTS)
+    + r")\b)\s*[a-z ]{0,12}\}|[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*="
     r"|\\text\s*\{\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*(?:,|and)?\s*\})*$"  # `\boxed{..} \text{ for part (a) and }`
 )
 
@@ -213,7 +179,7 @@ def _is_prose(text: str) -> bool:
     stripped = re.sub(r"\\[a-zA-Z]+", " ", text)
     if _FOREIGN_WORD_RE.search(stripped):
         return True
-    return any(w.lower() not in _MATH_NAMES for w in _PROSE_RE.findall(stripped))
+    return any(w.lower() not in PROSE_MATH_NAMES for w in _PROSE_RE.findall(stripped))
 
 
 def undouble_backslashes(text: str) -> str:
@@ -227,7 +193,7 @@ def undouble_backslashes(text: str) -> str:
 # an alternative after an answer: `$3$ or $4$`, `$3$, $4$`, `\\boxed{3}\\text{ or }4`, `\\boxed{3}$ or $x = 4$`
 _ALTERNATIVE_RE = re.compile(
     r"^[\s$\\\"'*]*\(?\s*(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*(?:,|and|or)\s*\})[\s\"'*]*"
-    r"(?:(?:maybe|possibly|perhaps|even|also)\s+)?"
+    r"(?:(?:" + "|".join(ALTERNATIVE_HEDGES) + r")\s+)?"
     r"(?:\$+([^$]+?)\$+|\\\((.+?)\\\)|(-?\d+(?:\.\d+)?)(?![\d.]*\s*[A-Za-z]{3}))"
 )
 
@@ -284,45 +250,12 @@ def _clean_phrase_answer(rest: str) -> str:
     return rest
 
 
-_QUALIFIERS = frozenset(
-    [
-        "least",
-        "most",
-        "more",
-        "less",
-        "fewer",
-        "than",
-        "over",
-        "under",
-        "above",
-        "below",
-        "about",
-        "around",
-        "approximately",
-        "nearly",
-        "almost",
-        "roughly",
-        "maybe",
-        "perhaps",
-        "possibly",
-        "probably",
-        "up",
-        "minus",
-        "plus",
-        "times",
-        "not",
-        "no",
-        "never",
-    ]
-)
-
-
 def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:
     """Whether the one number of a prose answer is stated plainly: not qualified by the words around it
     (`at least 3`, `3 or more`, `3 times x`, `5 thousand`); what follows it may only name what it counts."""
     before = re.findall(r"[A-Za-z']+", rest[: number.start()])[-2:]
     after = re.findall(r"\\?[A-Za-z']+|[^\sA-Za-z.,;:!?]", rest[number.end() :])
-    if any(w.lower() in _QUALIFIERS for w in before):
+    if any(w.lower() in QUALIFIERS_BEFORE for w in before):
         return False
     return not after or (
         after[0].lower() not in VALUE_WORDS and (len(after[0]) > 1 or not after[0].isalpha())
@@ -335,13 +268,15 @@ _OPENING_TURN_RE = re.compile(
     r"(?:\s*<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>(?:assistant|model)?)+"
 )
 _SIGNED_OFF_RE = re.compile(r"\s*I hope it is correct\b", re.IGNORECASE)
-_NEGATED_RE = re.compile(r"\s*(?:not\b|n't\b|never\b|no longer\b)", re.IGNORECASE)
+_NEGATED_RE = re.compile(r"\s*(?:" + "|".join(NEGATION_AFTER_PHRASE) + ")", re.IGNORECASE)
 _BOILERPLATE_RE = re.compile(r"I hope it is correct\.?|<\|im_(?:start|end)\|>\w*|</?\w+>", re.IGNORECASE)
 
 
 _CHECK_CUE_RE = re.compile(r"\b(?:" + "|".join(CHECK_CUES) + r")\b", re.IGNORECASE)
 _EXAMPLE_CUE_RE = re.compile(r"\b(?:" + "|".join(EXAMPLE_CUES) + r")(?!\w)", re.IGNORECASE)
-_INSTANCE_RE = re.compile(r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d|\b(?:smaller|small|special|simple)\s+case")
+_INSTANCE_RE = re.compile(
+    r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d|\b(?:smaller|small|special|simple)\s+case"
+)
 _CHECK_END_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS + ERROR_WORDS) + r")\b|\bno,", re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"(?<!\d)\.(?:\s|$)|\n")
 
@@ -582,12 +517,15 @@ def stated_choice(text: str) -> str | None:
     return None if choice_hedged(text[found.start() :], letter) else letter
 
 
+_HEDGE_ALTS = "|".join(ALTERNATIVE_HEDGES)
+
+
 def choice_hedged(text: str, letter: str) -> bool:
     """Whether `text`, which states option `letter`, also offers another: `A and maybe B`, `A (or B)`, `A/B`,
     `so B or D`, a list `A. B. C. D.`, or a correction naming another option ("A. Hmm, actually B.")."""
     hedge = (
         rf"(?<![\w'])\(?{letter}\)?\s*(?:/|,|\bor\b|\band\b|\(\s*or\b)\s*"
-        rf"(?:(?:maybe|possibly|perhaps|also|even)\s+)?(?:option\s+|choice\s+)?\(?[A-J](?![\w'])"
+        rf"(?:(?:{_HEDGE_ALTS})\s+)?(?:option\s+|choice\s+)?\(?[A-J](?![\w'])"
         rf"|(?<![\w'])\(?{letter}[.)]\s*\(?[A-J][.)]"
     )
     if re.search(hedge, text):

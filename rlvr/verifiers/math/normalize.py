@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from rlvr.verifiers.math.vocab import SCALES
+
 # `\mathrm{x}` and friends: drop the wrapper, keep the content.
 _WRAPPERS = (
     "mathrm",
@@ -122,7 +124,6 @@ _PARAMETER_DECLARATION_RE = re.compile(
 _SPACE_THOUSANDS_RE = re.compile(r"^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$")
 # A scale word after a number multiplies it (`5 thousand`, `2.5 million`, `3 dozen`); `5\text{k}` writes the
 # thousand as a text suffix. A bare `5k` is never a scale here: in math `k` is a variable (see `prose_scale`).
-SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12, "dozen": 12}
 _SCALE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(" + "|".join(SCALES) + r")s?\b", re.IGNORECASE)
 _TEXT_SUFFIX_SCALE_RE = re.compile(r"(?<=\d)\s*\\text\s*\{\s*(k|K|M|bn)\s*\}")
 _SUFFIX_WORDS = {"k": "thousand", "K": "thousand", "M": "million", "bn": "billion"}
@@ -132,6 +133,7 @@ def _scaled(m: re.Match[str]) -> str:
     """`2.5 million` -> `2500000`: the exact product, written as a plain number."""
     value = Decimal(m.group(1)) * SCALES[m.group(2).lower()]
     return str(int(value)) if value == value.to_integral_value() else format(value.normalize(), "f")
+
 
 # Unit words stripped after a number (lower-case; plural 's' handled separately).
 _UNIT_WORDS = frozenset(

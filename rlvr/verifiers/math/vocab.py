@@ -219,6 +219,18 @@ MATH_WORDS = frozenset(
     ]
 )
 
+
+def _words(text: str) -> frozenset[str]:
+    """The set of the space-separated words of `text` (a compact way to write a word list)."""
+    return frozenset(text.split())
+
+
+#: LaTeX command and function names that do not make a span prose (`extract._is_prose`; `last_math`).
+PROSE_MATH_NAMES = _words(
+    "frac dfrac tfrac cfrac sqrt cdot times div pi infty left right sin cos tan log ln exp text mathrm "
+    "begin end pmatrix bmatrix matrix array binom circ pm le ge ne cup cap emptyset ldots dots"
+)
+
 #: Whole text answers that name a number ("three", "one half"): read as that number.
 NUMBER_WORDS = {
     **{
@@ -287,124 +299,80 @@ NO_SOLUTION = frozenset(
 #: Words a text answer may add without changing it ("odd function" for "odd").
 TEXT_FILLERS = frozenset(["function", "functions", "number", "numbers", "is", "it", "its"])
 
-#: Words that can change or qualify a value, so a tail containing one is never a label of what was counted
-#: (`3 or more`, `3 times x`, `5 thousand`, `2 cubed`, `5 below zero`, `3 is wrong`): connectives, copulas,
-#: negations, comparatives and quantifiers, prepositions, operators, signs, scales, hedges.
-VALUE_WORDS = frozenset(
-    [
-        "and",
-        "or",
-        "but",
-        "nor",
-        "not",
-        "no",
-        "never",
-        "none",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "isn't",
-        "aren't",
-        "wrong",
-        "correct",
-        "true",
-        "false",
-        "possible",
-        "impossible",
-        "more",
-        "less",
-        "fewer",
-        "most",
-        "least",
-        "greater",
-        "smaller",
-        "larger",
-        "bigger",
-        "higher",
-        "lower",
-        "than",
-        "at",
-        "to",
-        "of",
-        "by",
-        "from",
-        "for",
-        "in",
-        "on",
-        "with",
-        "without",
-        "over",
-        "under",
-        "above",
-        "below",
-        "up",
-        "down",
-        "per",
-        "each",
-        "every",
-        "all",
-        "any",
-        "some",
-        "only",
-        "just",
-        "about",
-        "around",
-        "approximately",
-        "nearly",
-        "almost",
-        "roughly",
-        "maybe",
-        "perhaps",
-        "possibly",
-        "probably",
-        "plus",
-        "minus",
-        "times",
-        "divided",
-        "multiplied",
-        "squared",
-        "cubed",
-        "power",
-        "powers",
-        "root",
-        "roots",
-        "exponent",
-        "negative",
-        "positive",
-        "zero",
-        "thousand",
-        "thousands",
-        "million",
-        "millions",
-        "billion",
-        "billions",
-        "trillion",
-        "trillions",
-        "dozen",
-        "dozens",
-        "hundred",
-        "hundreds",
-        "score",
-        "gross",
-        "others",
-        "other",
-        "etc",
-        "else",
-        "also",
-        "too",
-        "then",
-        "either",
-        "neither",
-        "both",
-        "half",
-        "halves",
-        "double",
-        "triple",
-        "twice",
-    ]
-) | frozenset(w for w in NUMBER_WORDS if " " not in w)
+# ---- The hedge / qualification vocabulary: one list per role, every rule that reads words draws from here.
+# A number's meaning changes with the words around it; each tuple below names one kind of such word, and the
+# unions after them say which kinds each rule looks for (before a number, after it, between answers).
+
+#: Connectives: a second value or a condition follows (`3 or 4`, `3 and 4`, `3 but not 4`).
+CONNECTIVES = _words("and or but nor")
+#: Negations: the value is denied (`3 is not possible`, `never 3`, `the answer is not 12`).
+NEGATIONS = _words("not no never none isn't aren't")
+#: Copulas and judgements: the text states something about the value (`3 is wrong`, `3 is possible`).
+JUDGEMENTS = _words("is are was were be wrong correct true false possible impossible")
+#: Comparatives and bounds: the value is a bound, not the answer (`at least 3`, `3 or more`, `more than 3`).
+COMPARATIVES = _words("more less fewer most least greater smaller larger bigger higher lower than")
+#: Prepositions: the value is placed relative to something (`3 to the left`, `5 below zero`, `3 per day`).
+PREPOSITIONS = _words("at to of by from for in on with without over under above below up down per")
+#: Quantifiers and additions: the value is a part of something larger (`3 each`, `3 and others`, `3 too`).
+QUANTIFIERS = _words(
+    "each every all any some only just others other etc else also too then either neither both"
+)
+#: Approximators: the value is near the answer, not the answer (`about 3`, `roughly 3`).
+APPROXIMATORS = _words("about around approximately nearly almost roughly")
+#: Hedges: the value is one possibility (`maybe 3`, `3 or maybe 4`, `A and possibly B`).
+HEDGES = _words("maybe perhaps possibly probably")
+#: Operations: the value is an operand (`3 times x`, `2 cubed`, `twice 3`).
+OPERATIONS = _words(
+    "plus minus times divided multiplied squared cubed power powers root roots exponent half halves double "
+    "triple twice"
+)
+#: Signs: the value's sign is stated in words (`5 negative`, `5 below zero`).
+SIGNS = _words("negative positive zero")
+#: Scale words and the factor each stands for (`5 thousand` is 5000, `3 dozen` is 36): `normalize` applies them.
+SCALES = {
+    "hundred": 100,
+    "thousand": 1000,
+    "million": 10**6,
+    "billion": 10**9,
+    "trillion": 10**12,
+    "dozen": 12,
+}
+#: Other multiplying words that are not read as a factor (`5 score`, `5 gross`): they still change the value.
+OTHER_SCALES = _words("score gross") | {f"{w}s" for w in SCALES}
+
+#: Words that change or qualify a value when they follow it, so a tail containing one is never a label of what
+#: was counted (`3 or more`, `3 times x`, `5 thousand`, `2 cubed`, `5 below zero`, `3 is wrong`): every role.
+VALUE_WORDS = (
+    CONNECTIVES
+    | NEGATIONS
+    | JUDGEMENTS
+    | COMPARATIVES
+    | PREPOSITIONS
+    | QUANTIFIERS
+    | APPROXIMATORS
+    | HEDGES
+    | OPERATIONS
+    | SIGNS
+    | frozenset(SCALES)
+    | OTHER_SCALES
+    | frozenset(w for w in NUMBER_WORDS if " " not in w)
+)
+#: Words that qualify a number when they stand just before it (`at least 3`, `about 3`, `maybe 3`, `not 3`,
+#: `3 times`): a prose answer's number with one of these before it is not stated plainly.
+QUALIFIERS_BEFORE = (
+    COMPARATIVES
+    | APPROXIMATORS
+    | HEDGES
+    | _words("not no never")
+    | _words("over under above below up")
+    | _words("plus minus times")
+)
+#: Words that may introduce a second value offered as an alternative (`3 or maybe 4`, `A and also B`).
+ALTERNATIVE_HEDGES = (*sorted(HEDGES - {"probably"}), "even", "also")
+#: Words that say a gap between two boxes is not one answer (`\\boxed{3} \\text{ but not } \\boxed{4}`).
+CONTRASTS = ("but", "not", "no", "never", "except", "nor", "instead", "rather", "than")
+#: A negation right after an answer phrase ("the answer is not 12", "is never 3", "isn't", "no longer").
+NEGATION_AFTER_PHRASE = (r"not\b", r"n't\b", r"never\b", r"no longer\b")
 
 
 #: Phrases that may close a count without changing it (`12 in total`, `20 dollars each`, `3 apples left`).
