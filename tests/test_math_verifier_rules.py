@@ -133,3 +133,42 @@ def test_a_check_after_the_answer_is_not_a_new_answer(
 )
 def test_general_solution_parameter_name(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
     _check(verifier, pred, gold, want)
+
+
+# ---- speed without a new verdict: different real functions and different applications of an undefined
+# function are refuted by numbers in the fast stage (no sympy call); equal ones still need sympy's proof
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        ("|x|", "x"),
+        ("2|a|", "2a"),
+        ("|ab|", "ab"),  # a and b of opposite signs at one point
+        (r"\arccos(\cos x)", "x"),
+        (r"|\sin x|", r"\sin x"),
+        (r"\frac{|x|}{x}", "1"),
+        ("(x^2)^{1/2}", "x"),
+        ("f(y)", "f(x)"),
+        ("f(x) + f(-x)", "2f(x)"),
+    ],
+)
+def test_refuted_in_the_fast_stage(pred: str, gold: str) -> None:
+    fast_only = MathVerifier(in_process=True, symbolic=False)
+    verdict = fast_only.verify(rf"\boxed{{{pred}}}", gold)
+    assert verdict.reason == "wrong" and "error" not in verdict.details, dict(verdict.details)
+
+
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        (r"\sqrt{x^2}", "|x|"),
+        (r"2\ln x", r"\ln(x^2)"),  # not real at x < 0: no refutation there, sympy decides as before
+        (r"e^{\ln x}", "x"),
+        (r"x\sqrt{x}", "x^{3/2}"),
+        ("f(1+x)", "f(x+1)"),
+        (r"\sec^2 y", r"\tan^2 y + 1"),
+    ],
+)
+def test_equal_functions_survive_the_signed_points(verifier: MathVerifier, pred: str, gold: str) -> None:
+    _check(verifier, rf"\boxed{{{pred}}}", gold, True)
+    fast_only = MathVerifier(in_process=True, symbolic=False).verify(rf"\boxed{{{pred}}}", gold)
+    assert fast_only.passed or "sympy" in fast_only.details.get("error", "")  # never refuted by the numbers

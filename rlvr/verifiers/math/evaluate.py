@@ -287,9 +287,13 @@ def numeric_context(dps: int = NUMERIC_DPS) -> mpmath.ctx_mp.MPContext:
 
 
 def point_value(name: str, point: int) -> Fraction:
-    """The value a free symbol takes at test point `point`: a stable pseudo-random rational in (0.3, 2.3)."""
+    """The value a free symbol takes at test point `point`: a stable pseudo-random rational in (0.3, 2.3);
+    at the signed points (`scalars.SIGNED_POINTS`) negative: all names (3), names ending in an odd character
+    code (4: `a` but not `b`, so `|ab|` and `ab` differ there), or names picked by the hash (5 and up)."""
     digest = hashlib.blake2b(f"{name}|{point}".encode(), digest_size=8).digest()
-    return Fraction(3, 10) + Fraction(int.from_bytes(digest, "big") % 10**12, 5 * 10**11)
+    value = Fraction(3, 10) + Fraction(int.from_bytes(digest, "big") % 10**12, 5 * 10**11)
+    negative = point == 3 or (point == 4 and ord(name[-1]) % 2 == 1) or (point > 4 and digest[0] % 2 == 1)
+    return -value if negative else value
 
 
 def _log2_abs(ctx: mpmath.ctx_mp.MPContext, z: mpmath.mpc) -> float:
@@ -305,14 +309,21 @@ def _check(ctx: mpmath.ctx_mp.MPContext, z: mpmath.mpc) -> mpmath.mpc:
     return z
 
 
-def numeric_value(node: Node, point: int = 0, dps: int = NUMERIC_DPS) -> mpmath.mpc:
+_OPAQUE = " opaque"  # an env key no variable can have: undefined functions take pseudo-random values
+
+
+def numeric_value(
+    node: Node, point: int = 0, dps: int = NUMERIC_DPS, *, opaque_functions: bool = False
+) -> mpmath.mpc:
     """A `dps`-digit complex value of the tree, free symbols set to `point_value(name, point)`.
 
-    Raises `NotNumeric` (no finite value) or `TooBig` (beyond the magnitude bounds).
+    With `opaque_functions`, an undefined function applied to an argument (`f(x)`) takes a pseudo-random value
+    of its name and argument (a generic function), so `f(x)` and `f(y)` differ; such values can only refute,
+    never match a number. Raises `NotNumeric` (no finite value) or `TooBig` (beyond the magnitude bounds).
     """
     ctx = numeric_context(dps)
     try:
-        return _num(node, ctx, point, {})
+        return _num(node, ctx, point, {_OPAQUE: ctx.mpc(1)} if opaque_functions else {})
     except (ZeroDivisionError, OverflowError) as exc:
         raise NotNumeric(str(exc)) from exc
 
@@ -376,6 +387,12 @@ def _num(node: Node, ctx: mpmath.ctx_mp.MPContext, point: int, env: dict[str, mp
     if kind == "func":
         args = [_num(a, ctx, point, env) for a in node[2]]
         return _check(ctx, _num_func(node[1], args, ctx))
+    if kind == "apply" and _OPAQUE in env:
+        args = [_num(a, ctx, point, env) for a in node[2]]
+        # the arguments rounded far above the working noise: equal arguments, equal values
+        key = "|".join([node[1], *(ctx.nstr(a, 25) for a in args)])
+        digest = hashlib.blake2b(key.encode(), digest_size=8).digest()
+        return ctx.mpc(ctx.mpf(3) / 10 + ctx.mpf(int.from_bytes(digest, "big") % 10**12) / (5 * 10**11))
     if kind in ("sum", "prod"):
         lo = _num(node[3], ctx, point, env)
         hi = _num(node[4], ctx, point, env)

@@ -35,6 +35,8 @@ class CompareOptions:
 
 _ZERO_NODE: Node = ("num", Fraction(0), None, None)
 TEST_POINTS = (0, 1, 2)
+#: Points where some variables are negative (`evaluate.point_value`); they only refute (see `_real_refuted`).
+SIGNED_POINTS = (3, 4, 5)
 
 
 # --------------------------------------------------------------------------------------------- scalars
@@ -266,6 +268,8 @@ def _nodes_equal(gs: Scalar, gk: str, g: Node, ps: Scalar, pk: str, p: Node, opt
     if free and _rational_function(g) and _rational_function(p):
         return _rational_functions_equal(g, p, free)
     if (has_kind(g, {"apply", "sum", "prod"}) or has_kind(p, {"apply", "sum", "prod"})) and free:
+        if _generic_refuted(g, p):
+            return False
         if not opts.allow_sympy:
             raise NeedsSympy("symbolic sums or function applications")
         from rlvr.verifiers.math import symbolic
@@ -291,6 +295,8 @@ def _nodes_equal(gs: Scalar, gk: str, g: Node, ps: Scalar, pk: str, p: Node, opt
             if rule is not None:
                 return rule
         close_everywhere = close_everywhere and relation == "close"
+    if free and _real_refuted(g, p):
+        return False
     if not opts.allow_sympy:
         raise NeedsSympy("symbolic equality")
     from rlvr.verifiers.math import symbolic
@@ -302,6 +308,49 @@ def _nodes_equal(gs: Scalar, gk: str, g: Node, ps: Scalar, pk: str, p: Node, opt
     # Agreement at test points is evidence, not proof (`|x|` and `x` agree on every positive point): an
     # equality sympy cannot prove is not an equality, whatever the numbers say.
     return proved is True
+
+
+def _real_refuted(g: Node, p: Node) -> bool:
+    """Whether the two sides differ at a point with negative variables where both are real (`|x|` and `x`,
+    `\\arccos(\\cos x)` and `x`): they are then different real functions, which sympy (real symbols) could
+    never prove equal, so no sympy call is spent on them. A side that is not real there (`2\\ln x`, `\\sqrt{x}`
+    at x < 0) is outside its real domain, where identities such as ln(x^2) = 2 ln x need not hold: no verdict.
+    """
+    for point in SIGNED_POINTS:
+        try:
+            gv, pv = ev.numeric_value(g, point), ev.numeric_value(p, point)
+            if not (_real(gv) and _real(pv)):
+                continue
+            if _numeric_relation(g, p, point) == "far":
+                return True
+        except (ev.NotNumeric, ev.TooBig):
+            continue
+    return False
+
+
+def _generic_refuted(g: Node, p: Node) -> bool:
+    """Whether two sides with undefined functions (`f(x)`, `f(y)`) differ at a test point when every undefined
+    function is a generic one (pseudo-random values): then no identity makes them equal and sympy, which knows
+    nothing of `f` either, could not prove them equal. Agreement proves nothing (sympy still must)."""
+    for point in TEST_POINTS:
+        try:
+            gv = ev.numeric_value(g, point, opaque_functions=True)
+            pv = ev.numeric_value(p, point, opaque_functions=True)
+        except (ev.NotNumeric, ev.TooBig):
+            continue
+        if not ev.numerically_close(gv, pv, 20) and not _cancelling(g, p, gv, pv):
+            return True
+    return False
+
+
+def _cancelling(g: Node, p: Node, gv: Any, pv: Any) -> bool:
+    """Whether a difference may be cancellation noise (a tiny value of a sum), as `_numeric_relation` fears."""
+    tiny = mpmath.mpf(10) ** -20
+    return (abs(gv) < tiny and has_kind(g, {"add"})) or (abs(pv) < tiny and has_kind(p, {"add"}))
+
+
+def _real(z: Any) -> bool:
+    return bool(abs(z.imag) <= mpmath.mpf(10) ** -40 * max(1, abs(z.real)))
 
 
 def _value_for_rule(value: Any, node: Node) -> Any:
