@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import torch
@@ -161,6 +161,45 @@ class LearnerConfig:
         if kwargs.get("aggregation", "") is None:
             del kwargs["aggregation"]
         return kwargs
+
+
+class Reduce(Protocol):
+    """How one optimizer step is joined across data-parallel ranks (a no-op in one process)."""
+
+    def sum(self, values: Sequence[float]) -> list[float]:
+        """The values summed over all ranks."""
+        ...
+
+    def gradients(self, params: Sequence[torch.nn.Parameter]) -> None:
+        """Replace each parameter's gradient by its sum over all ranks (in place)."""
+        ...
+
+
+class NoReduce:
+    """One process: nothing to join, every sum is the local one."""
+
+    def sum(self, values: Sequence[float]) -> list[float]:
+        """`values` unchanged."""
+        return [float(v) for v in values]
+
+    def gradients(self, params: Sequence[torch.nn.Parameter]) -> None:
+        """Nothing: the local gradients are the whole batch's."""
+
+
+NO_REDUCE = NoReduce()
+
+
+def micro_batch_order(rollouts: Sequence[Rollout]) -> list[int]:
+    """The order `train_step` cuts micro-batches in: samples of one prompt together, then by length.
+
+    Samples of a prompt share its forward pass (`share_prompts`) and similar lengths pad less. Data-parallel
+    runs cut a batch into rank slices in this same order (the buffer actor), so each rank's micro-batches are
+    the ones one process would form; a stable sort leaves an already ordered slice as it is.
+    """
+    return sorted(
+        range(len(rollouts)),
+        key=lambda i: (rollouts[i].prompt_ids.size, rollouts[i].prompt_ids.tobytes(), rollouts[i].num_tokens),
+    )
 
 
 class Learner:
@@ -332,11 +371,20 @@ class Learner:
         )
         return self._loss_fn(loss_batch, **self._loss_kwargs)
 
-    def train_step(self, rollouts: Sequence[Rollout], weights: np.ndarray | None = None) -> dict[str, float]:
-        """One optimizer step on `rollouts` (optionally importance-weighted per sample); returns metrics."""
+    def train_step(
+        self, rollouts: Sequence[Rollout], weights: np.ndarray | None = None, *, reduce: Reduce | None = None
+    ) -> dict[str, float]:
+        """One optimizer step on `rollouts` (optionally importance-weighted per sample); returns metrics.
+
+        `reduce` joins this step to the other data-parallel ranks' (`rlvr.train.distributed.parallel.AllReduce`):
+        the normalisers and metric sums are summed over ranks before use and the gradients before clipping, so
+        every rank takes the step one process would take on the union of the ranks' rollouts. None (one
+        process) reduces nothing.
+        """
         start = time.perf_counter()
+        reduce = reduce or NO_REDUCE
         if len(rollouts) == 0:
-            raise DataError("train_step got no rollouts; sample a non-empty batch")
+            raise DataError("train_step got no rollouts; sample a non-empty batch (every rank needs a slice)")
         w = None
         if weights is not None:
             w = np.asarray(weights, dtype=np.float32).reshape(-1)
@@ -345,18 +393,12 @@ class Learner:
                     f"weights must be {len(rollouts)} finite non-negative numbers (one per rollout), "
                     f"got shape {w.shape}"
                 )
-        total_tokens = float(sum(r.num_tokens for r in rollouts))
-        mbs = self.config.micro_batch_size
-        # samples of one prompt sit together (they share its forward pass) and micro-batches hold similar
-        # lengths (less padding); normalisers are whole-batch, so the order does not change the gradient
-        order = sorted(
-            range(len(rollouts)),
-            key=lambda i: (
-                rollouts[i].prompt_ids.size,
-                rollouts[i].prompt_ids.tobytes(),
-                rollouts[i].num_tokens,
-            ),
+        # float64 sums of integers: exact, so every rank (and one process) divides by the same numbers
+        total_seqs, total_tokens = reduce.sum(
+            [float(len(rollouts)), float(sum(r.num_tokens for r in rollouts))]
         )
+        mbs = self.config.micro_batch_size
+        order = micro_batch_order(rollouts)
         self.model.train()
         self.optimizer.zero_grad(set_to_none=True)
         sums: dict[str, float] = {}
@@ -368,7 +410,7 @@ class Learner:
                 batch,
                 None if w is None else w[chunk],
                 token_normalizer=total_tokens,
-                sequence_normalizer=float(len(rollouts)),
+                sequence_normalizer=total_seqs,
             )
             out.loss.backward()
             loss_total += float(out.loss.detach())
@@ -376,26 +418,30 @@ class Learner:
             for key, value in out.metrics.items():
                 if key != "tokens":  # token-weighted average across micro-batches
                     sums[key] = sums.get(key, 0.0) + value * n_tok
-        params = [p for p in self.model.parameters() if p.grad is not None]
+        params = [p for p in self.model.parameters() if p.requires_grad]
+        reduce.gradients(params)
+        with_grad = [p for p in params if p.grad is not None]
         max_norm = self.config.max_grad_norm if self.config.max_grad_norm is not None else float("inf")
-        grad_norm = float(torch.nn.utils.clip_grad_norm_(params, max_norm)) if params else 0.0
+        grad_norm = float(torch.nn.utils.clip_grad_norm_(with_grad, max_norm)) if with_grad else 0.0
         lr = float(self.optimizer.param_groups[0]["lr"])
-        if math.isfinite(grad_norm):
+        if math.isfinite(grad_norm):  # the same on every rank: the gradients are identical after the sum
             self.optimizer.step()
             self.scheduler.step()
         self.optimizer.zero_grad(set_to_none=True)
         self.step += 1
+        keys = sorted(sums)  # every rank runs the same loss, so the metric names agree
+        reduced = reduce.sum([loss_total, *(sums[k] for k in keys)])
         elapsed = time.perf_counter() - start
-        metrics = {key: value / max(total_tokens, 1.0) for key, value in sums.items()}
+        metrics = {key: value / max(total_tokens, 1.0) for key, value in zip(keys, reduced[1:])}
         metrics.update(
-            loss=loss_total,
+            loss=reduced[0],
             grad_norm=grad_norm,
             lr=lr,
             tokens=total_tokens,
-            samples=float(len(rollouts)),
+            samples=total_seqs,
             skipped_nonfinite=float(not math.isfinite(grad_norm)),
             step_time_s=elapsed,
-            samples_per_s=len(rollouts) / elapsed if elapsed > 0 else 0.0,
+            samples_per_s=total_seqs / elapsed if elapsed > 0 else 0.0,
         )
         return metrics
 

@@ -13,9 +13,12 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from rlvr.buffer import NotEnoughItems, ShardedReplayBuffer
 from rlvr.core.seeding import seed_everything
 from rlvr.core.types import Rollout
+from rlvr.policy.learner import micro_batch_order
 from rlvr.train.build import build_buffer, build_model
 from rlvr.train.config import RunConfig
 from rlvr.train.distributed.runtime import setup_actor
@@ -35,12 +38,10 @@ class BufferActor:
             _, tokenizer = build_model(config.model, config.train.seed)
         self.buffer = build_buffer(config, None, tokenizer)  # type: ignore[arg-type]
         self.sharded = isinstance(self.buffer, ShardedReplayBuffer)
-        self.inserted = 0
 
     def extend(self, rollouts: Sequence[Rollout], step: int) -> int:
         """Insert rollouts (FIFO eviction, hindsight relabeling as configured); returns the buffer size."""
         self.buffer.extend(rollouts, step)
-        self.inserted += len(rollouts)
         return len(self.buffer)
 
     def extend_many(self, step: int, *parts: Sequence[Rollout]) -> int:
@@ -74,12 +75,14 @@ class BufferActor:
             batches = [buffer.sample(per, version, rank=r, policy_version=version) for r in range(parts)]
             return [_part(b.rollouts, b.weights, b.ages) for b in batches]
         batch = self.buffer.sample(batch_size, version, policy_version=version)  # type: ignore[call-arg]
-        n = len(batch.rollouts)
+        # slices in the learner's micro-batch order: samples of a prompt stay on one rank (share_prompts), and
+        # each rank's micro-batches are the ones a single process cuts from the whole batch
+        order = micro_batch_order(batch.rollouts)
+        rollouts = [batch.rollouts[i] for i in order]
+        weights, ages = np.asarray(batch.weights)[order], np.asarray(batch.ages)[order]
+        n = len(rollouts)
         bounds = [n * i // parts for i in range(parts + 1)]
-        return [
-            _part(batch.rollouts[lo:hi], batch.weights[lo:hi], batch.ages[lo:hi])
-            for lo, hi in itertools.pairwise(bounds)
-        ]
+        return [_part(rollouts[lo:hi], weights[lo:hi], ages[lo:hi]) for lo, hi in itertools.pairwise(bounds)]
 
     def metrics(self) -> dict[str, float]:
         """The buffer's metrics (size, evictions, replay ratio, staleness histogram, ...)."""

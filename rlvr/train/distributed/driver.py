@@ -1,15 +1,16 @@
-"""`DistributedTrainer`: the one driver that owns a Ray run (DESIGN rule 7), in sync or async mode.
+"""`RayRuntime`: the Ray side of the one training loop (`rlvr.train.loop.Trainer`), in sync or async mode.
 
-The driver holds only the algorithm's state (step, policy version, the example stream, compute counters) and
-object refs; rollouts travel worker -> object store -> buffer actor -> learner ranks without passing through
-it. Workers expose a few coarse methods: `produce`, `load_weights`, `train_step`, `get_weights`, `save`/`load`.
+The runtime holds object refs and actor handles only; rollouts travel worker -> object store -> buffer
+actor -> learner ranks without passing through the driver. Workers expose a few coarse methods: `produce`,
+`load_weights`, `train_step`, `get_weights`, `save`/`load` (DESIGN rule 7).
 
-Sync mode is the single-process `Trainer` step for step: draw P examples, split them across the W workers,
-insert their rollouts (in worker order) into the buffer, take `updates_per_step` optimizer steps on batches
-of B (split across the T ranks), sync weights every `sync_every` updates. With W=1 it reproduces the
-single-process run (same rollouts, same batches, same updates up to float summation order).
-Async mode lives in `async_loop.py`. Checkpoints use the single-process layout (learner/, buffer.pkl,
-state.pkl), written atomically; a stopped run resumes from its newest one.
+Sync mode is the single-process step for step: P examples split across the W workers, their rollouts
+inserted (in worker order) as one insertion, `updates_per_step` optimizer steps on batches of B cut into T
+rank slices in the learner's micro-batch order, weights synced every `sync_every` updates (sent lazily, before
+the next produce). With W=1 it reproduces the single-process run, with T=2 and one micro-batch per rank bit for
+bit (tests/test_distributed.py). Async mode only schedules differently (`async_loop.AsyncProduction`): every
+worker always has one produce call in flight that pushes straight into the buffer, and weights are sent as
+soon as they are taken (each worker loads them after its current call). Checkpoints are the loop's one layout.
 """
 
 from __future__ import annotations
@@ -24,101 +25,45 @@ from typing import Any
 import numpy as np
 
 from rlvr.buffer.replay import load_state, save_state
-from rlvr.core.seeding import seed_everything
 from rlvr.envs import make_env
 from rlvr.train.build import ExampleStream
-from rlvr.train.checkpoint import (
-    capture_rng_state,
-    latest_checkpoint,
-    load_pickle,
-    restore_rng_state,
-    save_pickle,
-    write_checkpoint,
-)
 from rlvr.train.config import DistributedConfig, RunConfig
-from rlvr.train.configio import dump_config
+from rlvr.train.distributed.async_loop import AsyncProduction, throughput_mu
 from rlvr.train.distributed.buffer_actor import BufferActor
 from rlvr.train.distributed.learners import LearnerGroup
-from rlvr.train.distributed.rollout_workers import RolloutFleet, split_evenly
+from rlvr.train.distributed.rollout_workers import RolloutFleet, merge_stats, split_evenly
 from rlvr.train.distributed.runtime import check_capacity, connect, import_modules, user_modules
-from rlvr.train.loop import ComputeMeter
-from rlvr.train.metrics import MetricsLogger, plot_metrics, progress_fields
-from rlvr.train.rollouts import RolloutStats, VerifierErrorGuard
-from rlvr.train.rundir import GracefulStop, prepare_run_dir
+from rlvr.train.loop import Trainer, combine_batch_metrics
+from rlvr.train.loop import train as train_loop
+from rlvr.train.rollouts import RolloutStats
 
 log = logging.getLogger("rlvr.train.distributed")
 
-_BATCH_KEYS = ("batch_n", "batch_reward_sum", "batch_age_sum", "batch_age_max", "batch_relabeled_sum")
 
+class RayRuntime:
+    """Rollout fleet, buffer actor, learner group (and optional verifier actors) behind the loop's protocol."""
 
-def merge_stats(parts: Sequence[RolloutStats]) -> RolloutStats:
-    """One `RolloutStats` for several workers' rounds (times are summed: worker-seconds)."""
-    out = RolloutStats()
-    for s in parts:
-        out.rollouts += s.rollouts
-        out.prompts += s.prompts
-        out.generated_tokens += s.generated_tokens
-        out.generate_s += s.generate_s
-        out.verify_s += s.verify_s
-        out.rewards.extend(s.rewards)
-        out.passed.extend(s.passed)
-        out.lengths.extend(s.lengths)
-        out.truncated += s.truncated
-        for reason, count in s.reasons.items():
-            out.reasons[reason] = out.reasons.get(reason, 0) + count
-        out.first_error = out.first_error or s.first_error
-    return out
-
-
-def combine_rank_metrics(results: Sequence[dict[str, float]]) -> dict[str, float]:
-    """Rank 0's (already global) learner metrics plus batch statistics summed over the ranks' slices."""
-    metrics = {k: v for k, v in results[0].items() if k not in _BATCH_KEYS}
-    n = max(1.0, sum(r["batch_n"] for r in results))
-    metrics.update(
-        reward_mean=sum(r["batch_reward_sum"] for r in results) / n,
-        age_mean=sum(r["batch_age_sum"] for r in results) / n,
-        age_max=max(r["batch_age_max"] for r in results),
-        relabeled_frac=sum(r["batch_relabeled_sum"] for r in results) / n,
-    )
-    return metrics
-
-
-class DistributedTrainer:
-    """Owns a Ray run: builds the actors from a `RunConfig`, runs `fit()`, checkpoints and resumes."""
-
-    def __init__(
-        self,
-        config: RunConfig,
-        *,
-        address: str | None = None,
-        on_step: Callable[[int, dict[str, float]], None] | None = None,
-    ) -> None:
-        if config.distributed is None:
-            config = dataclasses.replace(config, distributed=DistributedConfig(address=address))
+    def __init__(self, config: RunConfig, out: Path, address: str | None = None) -> None:
         assert config.distributed is not None
         self.config = config
         self.d: DistributedConfig = config.distributed
-        self.on_step = on_step
-        self.out = Path(config.train.output_dir)
-        prepare_run_dir(config)  # refuses to overwrite an earlier run or to resume it with other settings
-        self.out.mkdir(parents=True, exist_ok=True)
-        self.stop = GracefulStop()  # SIGTERM/SIGINT: finish the step, checkpoint, return
-        self.stopped_by: int | None = None
-        self.last_eval: dict[str, float] = {}
-        self.error_guard = VerifierErrorGuard(config.env.max_verifier_error_rate)
-        seed_everything(config.train.seed)
+        self.out = out
         import_modules(user_modules(config))
         self.verifier_pool: Any = None
         self.buffer: Any = None
         self.learners: LearnerGroup | None = None
         self.fleet: RolloutFleet | None = None
+        self.production: AsyncProduction | None = None
+        self.stream: ExampleStream | None = None
+        self.version = 0  # the learners' policy version
+        self.weights: tuple[Any, int] | None = None  # latest weights for the rollout workers: (ref, version)
+        self._pending = False  # `weights` not yet loaded by the workers (sync mode sends them lazily)
         self._owns_ray = connect(self.d, address)
         try:
             self._build()
         except BaseException:
             self.close()
             raise
-        dump_config(config, self.out / "config.yaml")
 
     def _build(self) -> None:
         import ray
@@ -146,69 +91,150 @@ class DistributedTrainer:
         self.learners.start()
         self.fleet.wait_ready()
         ray.get(self.buffer.size.remote())
-        self.stream = ExampleStream(self.task, cfg.train.seed)
-        self.compute = ComputeMeter()
-        self.step = 0
-        self.version = 0  # optimizer steps taken = the learners' policy version
-        self.weights: tuple[Any, int] | None = None  # latest weights for the rollout workers: (ref, version)
-        self._pending = False  # `weights` not yet loaded by the workers (sync mode sends them lazily)
 
     # ----- weights -----
-    def take_weights(self) -> None:
-        """Snapshot rank 0's weights into the object store (once) as the workers' next weights."""
-        assert self.learners is not None
-        self.weights = (self.learners.weights_ref(), self.version)
-        self._pending = True
-
-    def push_weights(self) -> None:
+    def _push_weights(self) -> None:
         """Load the pending weights into every rollout worker and wait (recovering dead workers)."""
         assert self.fleet is not None
         if self._pending and self.weights is not None:
             self.fleet.sync(*self.weights)
             self._pending = False
 
-    # ----- checkpoints -----
-    def save_checkpoint(self) -> Path:
-        """Learner (rank 0), buffer, RNG and loop state to output_dir/checkpoints/step-N (single-process layout)."""
+    def sync_weights(self, version: int) -> None:
+        """Snapshot rank 0's weights into the object store once; async sends them now, sync before producing."""
+        assert self.learners is not None and self.fleet is not None
+        self.weights = (self.learners.weights_ref(), version)
+        self._pending = True
+        if self.production is not None:
+            self.fleet.send_weights(*self.weights)  # each worker loads them after its current call
+            self._pending = False
+
+    # ----- the protocol -----
+    def start(self, stream: ExampleStream, version: int) -> None:
+        """Fresh run: every worker starts from rank 0's weights; async: one produce call per worker in flight."""
+        assert self.fleet is not None
+        self.stream, self.version = stream, version
+        if self.weights is None:
+            self.sync_weights(version)
+        self._push_weights()
+        if self.d.mode == "async":
+            shares = [
+                len(p) for p in split_evenly(range(self.config.rollout.prompts_per_step), len(self.fleet))
+            ]
+            self.production = AsyncProduction(self.fleet, self.buffer, stream, shares)
+            self.production.start(version)
+            self._trained, self._version0, self._wall0 = 0, version, time.perf_counter()
+
+    def produce(self, step: int) -> tuple[Any, RolloutStats]:
+        """Sync: this step's rollouts from the W workers (refs) and stats; async: stats of the finished calls."""
+        if self.production is not None:
+            return None, self.production.collect(self.version)
+        assert self.fleet is not None and self.stream is not None
+        examples = self.stream.take(self.config.rollout.prompts_per_step)
+        self._push_weights()
+        refs, stats = self.fleet.produce_all(split_evenly(examples, len(self.fleet)), step)
+        return refs, merge_stats(stats)
+
+    def extend(self, rollouts: Any, step: int) -> None:
+        """Sync: insert the workers' rollouts in worker order, as one insertion; async workers insert themselves."""
+        import ray
+
+        if rollouts is not None:
+            ray.get(self.buffer.extend_many.remote(step, *rollouts))
+
+    def _sample_parts(self, version: int) -> list[Any]:
+        """Refs to the T batch slices of the next optimizer step (all None when the buffer cannot give one)."""
+        t = self.d.learner_ranks
+        parts = self.buffer.sample_parts.options(num_returns=t).remote(
+            self.config.train.batch_size, version, t, self.config.warmup
+        )
+        return [parts] if t == 1 else list(parts)
+
+    def train(self, version: int) -> dict[str, float] | None:
+        """One data-parallel optimizer step on a batch sampled at `version` (async: waits for a batch)."""
+        assert self.learners is not None
+        learners = self.learners
+        if self.production is not None:
+            results = self.production.train(lambda: learners.submit(self._sample_parts(version)), version)
+        else:
+            results = learners.train(self._sample_parts(version))
+            if results is None:
+                return None
+        self.version = version + 1
+        metrics = combine_batch_metrics(results)
+        if self.production is not None:
+            self._trained += int(metrics["samples"])
+        return metrics
+
+    def evaluate(self, config: RunConfig) -> dict[str, float]:
+        """Held-out accuracy of rollout worker 0's weights (sync: right after the pending weights are loaded)."""
+        assert self.fleet is not None
+        if self.production is None:
+            self._push_weights()
+        return self.fleet.call(0, "evaluate", config)
+
+    def metrics(self) -> dict[str, float]:
+        """Buffer and fleet metrics; in async mode also the in-flight calls, worker lag and throughputs."""
+        import ray
+
+        assert self.fleet is not None and self.learners is not None
+        out = {f"buffer/{k}": float(v) for k, v in ray.get(self.buffer.metrics.remote()).items()}
+        out.update(
+            {
+                "distributed/rollout_workers": float(len(self.fleet)),
+                "distributed/learner_ranks": float(self.d.learner_ranks),
+                "distributed/worker_failures": float(self.fleet.failures),
+                "distributed/workers_recreated": float(self.fleet.recreated),
+            }
+        )
+        if self.production is not None:
+            wall = time.perf_counter() - self._wall0
+            rollouts = self.production.rollouts
+            rate = (lambda n: n / wall) if wall > 0 else (lambda n: 0.0)
+            out.update(
+                {
+                    "async/in_flight": float(len(self.production.in_flight)),
+                    "async/worker_lag_max": float(self.version - min(self.fleet.versions)),
+                    "compute/mu_throughput": throughput_mu(
+                        self._trained, rollouts, len(self.learners), len(self.fleet)
+                    ),
+                    "time/samples_per_s": rate(self._trained),
+                    "time/rollouts_per_s": rate(rollouts),
+                    "time/updates_per_s": rate(self.version - self._version0),
+                }
+            )
+        return out
+
+    def finish(self) -> None:
+        """Sync mode: leave the workers on the last synced weights, as the single-process loop does."""
+        if self.production is None:
+            self._push_weights()
+
+    def state_dict(self, directory: Path) -> dict[str, Any]:
+        """Learner (rank 0) and buffer into `directory`; generation's weights version, the ranks' RNG states."""
         import ray
 
         assert self.learners is not None
+        self.learners.save(directory / "learner")
+        save_state(ray.get(self.buffer.state_dict.remote()), directory / "buffer.pkl")
+        backend_version = self.weights[1] if self.weights is not None else self.version
+        state: dict[str, Any] = {
+            "backend_version": backend_version,
+            "learner_rng": self.learners.rng_states(),
+            "distributed": {"mode": self.d.mode, "W": self.d.rollout_workers, "T": self.d.learner_ranks},
+        }
+        if self.weights is not None and backend_version != self.version:
+            state["backend_weights"] = ray.get(self.weights[0])  # generation lags the learner: keep it
+        return state
 
-        def write(d: Path) -> None:
-            self.learners.save(d / "learner")  # type: ignore[union-attr]
-            save_state(ray.get(self.buffer.state_dict.remote()), d / "buffer.pkl")
-            backend_version = self.weights[1] if self.weights is not None else self.version
-            state = {
-                "step": self.step,
-                "version": self.version,
-                "backend_version": backend_version,
-                "consumed": self.stream.consumed,
-                "compute": self.compute.state_dict(),
-                "rng": capture_rng_state(),
-                "learner_rng": self.learners.rng_states(),  # type: ignore[union-attr]
-                "distributed": {"mode": self.d.mode, "W": self.d.rollout_workers, "T": self.d.learner_ranks},
-            }
-            if self.weights is not None and backend_version != self.version:
-                state["backend_weights"] = ray.get(self.weights[0])  # generation lags the learner: keep it
-            save_pickle(state, d / "state.pkl")
-
-        return write_checkpoint(
-            self.out / "checkpoints", self.step, write, keep=self.config.train.keep_checkpoints
-        )
-
-    def load_checkpoint(self, path: str | Path) -> None:
-        """Restore what `save_checkpoint` wrote; the rollout workers get the weights they had."""
+    def load_state_dict(self, state: dict[str, Any], directory: Path) -> None:
+        """Restore learner ranks, buffer and RNG states; the rollout workers get the weights they had."""
         import ray
 
         assert self.learners is not None and self.fleet is not None
-        path = Path(path)
-        self.learners.load(path / "learner")
-        ray.get(self.buffer.load_state_dict.remote(load_state(path / "buffer.pkl")))
-        state = load_pickle(path / "state.pkl")
-        self.step = int(state["step"])
+        self.learners.load(directory / "learner")
+        ray.get(self.buffer.load_state_dict.remote(load_state(directory / "buffer.pkl")))
         self.version = int(state["version"])
-        self.stream = ExampleStream(self.task, self.config.train.seed, consumed=int(state["consumed"]))
-        self.compute.load_state_dict(state["compute"])
         rng = state.get("learner_rng")
         if rng is not None and len(rng) == len(self.learners):
             self.learners.set_rng_states(rng)
@@ -217,182 +243,10 @@ class DistributedTrainer:
         else:
             self.weights = (self.learners.weights_ref(), self.version)
         self._pending = True
-        self.push_weights()
-        restore_rng_state(state["rng"])
-
-    # ----- one sync-mode step -----
-    def produce_round(self) -> tuple[int, RolloutStats]:
-        """Generate this step's R rollouts on the W workers and insert them; returns (buffer size, stats)."""
-        import ray
-
-        assert self.fleet is not None
-        examples = self.stream.take(self.config.rollout.prompts_per_step)
-        self.push_weights()
-        refs, stats = self.fleet.produce_all(split_evenly(examples, len(self.fleet)), self.step)
-        size = ray.get(self.buffer.extend_many.remote(self.step, *refs))
-        return int(size), merge_stats(stats)
-
-    def sample_parts(self) -> list[Any]:
-        """Refs to the T batch slices of the next optimizer step (all None when the buffer cannot give one)."""
-        t = self.d.learner_ranks
-        parts = self.buffer.sample_parts.options(num_returns=t).remote(
-            self.config.train.batch_size, self.version, t, self.config.warmup
-        )
-        return [parts] if t == 1 else list(parts)
-
-    def finish_update(self, results: list[dict[str, float]]) -> tuple[float, int, dict[str, float]]:
-        """Account one optimizer step: bump the version, take weights every `sync_every`; (rank-s, samples, metrics)."""
-        metrics = combine_rank_metrics(results)
-        self.version += 1
-        if self.version % self.config.train.sync_every == 0:
-            self.take_weights()
-        return sum(r["step_time_s"] for r in results), int(metrics["samples"]), metrics
-
-    def update(self) -> tuple[float, int, dict[str, float]]:
-        """Up to `updates_per_step` optimizer steps; returns (rank-seconds, samples trained, mean metrics)."""
-        assert self.learners is not None
-        seconds, samples, updates, sums, age_max = 0.0, 0, 0, {}, 0.0
-        for _ in range(self.config.train.updates_per_step):
-            results = self.learners.train(self.sample_parts())
-            if results is None:
-                break
-            s, n, metrics = self.finish_update(results)
-            seconds, samples, updates = seconds + s, samples + n, updates + 1
-            age_max = max(age_max, metrics.pop("age_max"))
-            for key, value in metrics.items():
-                sums[key] = sums.get(key, 0.0) + value
-        out = {f"train/{k}": v / updates for k, v in sums.items()}
-        if updates:
-            out["train/age_max"] = age_max
-        return seconds, samples, out
-
-    def evaluate(self) -> dict[str, float]:
-        """Held-out accuracy of rollout worker 0's weights (as in the single-process trainer)."""
-        assert self.fleet is not None
-        if self.d.mode == "sync":
-            self.push_weights()  # the single-process trainer evaluates right after syncing
-        return self.fleet.call(0, "evaluate")
-
-    # ----- the loop -----
-    def step_metrics(
-        self, rstats: RolloutStats, train_s: float, samples: int, step_start: float
-    ) -> dict[str, float]:
-        """The compute/buffer/time metrics of one logged step (after the rollout and train metrics)."""
-        import ray
-
-        self.error_guard.check(rstats)  # the step's verdicts, in sync and async mode alike
-        assert self.fleet is not None
-        self.compute.gen_s += rstats.generate_s
-        self.compute.rollouts += rstats.rollouts
-        self.compute.train_s += train_s
-        self.compute.samples += samples
-        self.compute.tokens += rstats.generated_tokens
-        step_cost = self.compute.charge(rstats.rollouts, samples)
-        elapsed = time.perf_counter() - step_start
-        buffer = ray.get(self.buffer.metrics.remote())
-        return {
-            **{f"buffer/{k}": float(v) for k, v in buffer.items()},
-            "compute/mu": self.compute.mu,
-            "compute/step_cost": step_cost,
-            "compute/total_cost": self.compute.cost,
-            "compute/generated_tokens": float(self.compute.tokens),
-            "compute/unique_rollouts": float(self.compute.rollouts),
-            "compute/trained_samples": float(self.compute.samples),
-            "compute/replay_ratio": self.compute.samples / max(1, self.compute.rollouts),
-            "compute/train_s": train_s,
-            "policy/version": float(self.version),
-            "distributed/rollout_workers": float(len(self.fleet)),
-            "distributed/learner_ranks": float(self.d.learner_ranks),
-            "distributed/worker_failures": float(self.fleet.failures),
-            "distributed/workers_recreated": float(self.fleet.recreated),
-            "time/step_s": elapsed,
-        }
-
-    def fit(self) -> list[dict[str, float]]:
-        """Run (or resume) training to `train.steps`; returns the logged rows of this call."""
-        cfg = self.config
-        resumed_from = latest_checkpoint(self.out / "checkpoints") if cfg.train.resume else None
-        if resumed_from is not None:
-            self.load_checkpoint(resumed_from)
-            log.info("resumed from %s (step %d)", resumed_from, self.step)
-        else:
-            self.take_weights()  # every worker starts from rank 0's weights
-            self.push_weights()
-        logger = MetricsLogger(
-            self.out,
-            tensorboard=cfg.train.tensorboard,
-            wandb_project=cfg.train.wandb_project,
-            run_name=self.out.name,
-            resume=resumed_from is not None,
-        )
-        if resumed_from is not None:
-            logger.truncate(after_step=self.step)
-        bar = _progress(cfg.train.steps, self.step, enabled=cfg.train.progress, mode=self.d.mode)
-        self.stop.__enter__()
-        try:
-            if self.d.mode == "async":
-                from rlvr.train.distributed.async_loop import fit_async
-
-                rows = fit_async(self, logger, bar)
-            else:
-                rows = self._fit_sync(logger, bar)
-        finally:
-            self.stop.__exit__()
-            self.stopped_by = self.stop.requested
-            if bar is not None:
-                bar.close()
-            logger.close()
-        if cfg.train.plot and logger.csv_path.exists():
-            plot_metrics(
-                logger.csv_path, self.out / "training.png", title=f"rlvr: {cfg.env.id} ({self.out.name})"
-            )
-        return rows
-
-    def _fit_sync(self, logger: MetricsLogger, bar: Any) -> list[dict[str, float]]:
-        rows: list[dict[str, float]] = []
-        while self.step < self.config.train.steps and self.stop.requested is None:
-            step_start = time.perf_counter()
-            _, rstats = self.produce_round()
-            train_s, samples, metrics = self.update()
-            metrics.update(rstats.metrics())
-            self.step += 1
-            metrics.update(self.step_metrics(rstats, train_s, samples, step_start))
-            rows.append(self.end_step(metrics, logger, bar))
-        self.push_weights()  # leave the workers on the last synced weights, as the single-process trainer does
-        return rows
-
-    def end_step(self, metrics: dict[str, float], logger: MetricsLogger, bar: Any) -> dict[str, float]:
-        """Evaluate if due, log, report, checkpoint if due; returns the logged row."""
-        cfg = self.config
-        if cfg.eval.every and (self.step % cfg.eval.every == 0 or self.step == cfg.train.steps):
-            self.last_eval = self.evaluate()
-            metrics.update(self.last_eval)
-        logger.log(self.step, metrics)
-        if self.on_step is not None:
-            self.on_step(self.step, metrics)
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix(
-                progress_fields(
-                    metrics,
-                    self.last_eval,
-                    ratio=f"{metrics['compute/replay_ratio']:.2f}",
-                    v=int(self.version),
-                )
-            )
-        every = cfg.train.checkpoint_every
-        if (
-            (every and self.step % every == 0)
-            or self.step == cfg.train.steps
-            or self.stop.requested is not None
-        ):
-            self.save_checkpoint()
-        if self.stop.requested is not None:
-            log.warning("stopped at step %d; checkpoint saved, rerun the command to resume", self.step)
-        return {"step": float(self.step), **metrics}
+        self._push_weights()
 
     def close(self) -> None:
-        """Remove every actor (and stop the Ray instance this trainer started)."""
+        """Remove every actor (and stop the Ray instance this runtime started)."""
         import ray
 
         for part in (self.fleet, self.learners, self.verifier_pool):
@@ -412,21 +266,26 @@ class DistributedTrainer:
             self._owns_ray = False
 
 
-def _progress(total: int, start: int, *, enabled: bool, mode: str) -> Any:
-    if not enabled:
-        return None
-    from tqdm.auto import tqdm
+class DistributedTrainer(Trainer):
+    """The loop's `Trainer` on the Ray runtime (a local Ray, or the cluster at `address`)."""
 
-    return tqdm(total=total, initial=start, desc=f"rlvr train (ray, {mode})", unit="step", dynamic_ncols=True)
+    def __init__(
+        self,
+        config: RunConfig,
+        *,
+        address: str | None = None,
+        on_step: Callable[[int, dict[str, float]], None] | None = None,
+    ) -> None:
+        if config.distributed is None:
+            config = dataclasses.replace(config, distributed=DistributedConfig(address=address))
+        super().__init__(config, on_step=on_step, address=address)
 
 
 def train_distributed(config: RunConfig, address: str | None = None) -> list[dict[str, float]]:
-    """Build a `DistributedTrainer` for `config`, run it to the end and release it; returns the logged rows."""
-    trainer = DistributedTrainer(config, address=address)
-    try:
-        return trainer.fit()
-    finally:
-        trainer.close()
+    """Train `config` on the Ray runtime to the end and release it; returns the logged rows."""
+    if config.distributed is None:
+        config = dataclasses.replace(config, distributed=DistributedConfig(address=address))
+    return train_loop(config, address=address)
 
 
 def rank_weights_agree(weights: Sequence[dict[str, Any]]) -> bool:

@@ -81,12 +81,12 @@ class LearnerWorker:
         if part is None:
             return None
         rollouts, weights, ages = part["rollouts"], part["weights"], part["ages"]
-        if self.world_size == 1:  # exactly the single-process step
-            metrics = self.learner.train_step(rollouts, weights)
-        else:
-            from rlvr.train.distributed.parallel import data_parallel_step
+        reduce = None  # one rank: the single-process step as it is
+        if self.world_size > 1:
+            from rlvr.train.distributed.parallel import AllReduce
 
-            metrics = data_parallel_step(self.learner, rollouts, weights)
+            reduce = AllReduce(self.learner.device)
+        metrics = self.learner.train_step(rollouts, weights, reduce=reduce)
         metrics.update(  # this slice's sums; the driver combines them over ranks
             batch_n=float(len(rollouts)),
             batch_reward_sum=float(sum(r.reward for r in rollouts)),

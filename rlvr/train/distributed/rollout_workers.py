@@ -46,6 +46,26 @@ def split_evenly(items: Sequence[Any], parts: int) -> list[list[Any]]:
     return out
 
 
+def merge_stats(parts: Sequence[RolloutStats]) -> RolloutStats:
+    """One `RolloutStats` for several workers' rounds (times are summed: worker-seconds)."""
+    out = RolloutStats()
+    for s in parts:
+        out.rollouts += s.rollouts
+        out.prompts += s.prompts
+        out.generated_tokens += s.generated_tokens
+        out.generate_s += s.generate_s
+        out.verify_s += s.verify_s
+        out.rewards.extend(s.rewards)
+        out.passed.extend(s.passed)
+        out.lengths.extend(s.lengths)
+        out.truncated += s.truncated
+        for reason, count in s.reasons.items():
+            out.reasons[reason] = out.reasons.get(reason, 0) + count
+        out.first_error = out.first_error or s.first_error
+        out.verifier_timeouts += s.verifier_timeouts
+    return out
+
+
 class WeightsOutOfSync(RuntimeError):
     """A rollout worker was asked to generate with weights it does not hold (it restarted since the sync)."""
 
@@ -129,10 +149,14 @@ class RolloutWorker:
                 f"{expect_version} (the actor was restarted)"
             )
 
-    def evaluate(self, expect_version: int | None = None) -> dict[str, float]:
-        """Held-out accuracy of this worker's weights (the single-process trainer's `evaluate`)."""
+    def evaluate(
+        self, config: RunConfig | None = None, expect_version: int | None = None
+    ) -> dict[str, float]:
+        """Held-out accuracy of this worker's weights under `config`'s eval settings (default: its own)."""
         self._check_version(expect_version)
-        return evaluate_held_out(self.config, self.backend, self.env.task, self.env.pool, self._eval)
+        return evaluate_held_out(
+            config or self.config, self.backend, self.env.task, self.env.pool, self._eval
+        )
 
     def ping(self) -> int:
         """The process id (answers once the actor is up; tests use it to kill the process)."""
