@@ -155,6 +155,8 @@ Answer = Scalar | Seq | Interval | Union | Equation | Relation | Matrix | Choice
 
 def split_top(s: str, seps: tuple[str, ...]) -> list[str]:
     """Split at separators that are outside every bracket (`(`, `[`, `{` close with any closer)."""
+    if not any(sep in s for sep in seps):  # the common case, found by a C-level search: nothing to split
+        return [s]
     parts: list[str] = []
     depth = 0
     start = 0
