@@ -114,6 +114,7 @@ def test_a_check_after_the_answer_is_not_a_new_answer(
     [
         (r"\boxed{2\pi n}", r"2k\pi", True),
         (r"\boxed{2\ell\pi}", r"2\pi n", True),
+        (r"\boxed{\frac{\pi}{2}+\pi k,\ k \in \mathbb{Z}}", r"\frac{\pi}{2}+n\pi", True),  # `\ ` before a letter
         (r"\boxed{x = \frac{\pi}{2}+\pi k, k \in \mathbb{Z}}", r"\frac{\pi}{2} + n\pi", True),
         (r"\boxed{\frac{\pi}{2}+\pi k}", r"\frac{\pi}{2} + \pi n, n \in \mathbb{Z}", True),
         (r"\boxed{\frac{\pi}{2}+\pi m \text{ where } m \text{ is an integer}}", r"\frac{\pi}{2}+k\pi", True),

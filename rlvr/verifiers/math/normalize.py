@@ -43,9 +43,10 @@ _WRAPPER_RE = re.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{")
 _DELIM_SIZE_RE = re.compile(
     r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|Biggl|Biggr|big|Big|bigg|Bigg)(?![a-zA-Z])"
 )
-# `(?<!\\)`: in `\\ ` (a row break then a space, how MATH writes matrices) the `\ ` is not a space command
+# `(?<!\\)`: in `\\ ` (a row break then a space, how MATH writes matrices) the `\ ` is not a space command;
+# a one-character space (`\,`, `\ `) may stand before a letter (`,\ k \in \mathbb{Z}`), a named one may not
 _SPACING_RE = re.compile(
-    r"(?<!\\)\\(?:quad|qquad|,|;|:|>| |thinspace|medspace|thickspace|enspace|hfill)(?![a-zA-Z])|~"
+    r"(?<!\\)\\(?:(?:quad|qquad|thinspace|medspace|thickspace|enspace|hfill)(?![a-zA-Z])|[,;:> ])|~"
 )
 _UNICODE = {
     "−": "-",
