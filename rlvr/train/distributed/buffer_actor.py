@@ -75,14 +75,7 @@ class BufferActor:
             batches = [buffer.sample(per, version, rank=r, policy_version=version) for r in range(parts)]
             return [_part(b.rollouts, b.weights, b.ages) for b in batches]
         batch = self.buffer.sample(batch_size, version, policy_version=version)  # type: ignore[call-arg]
-        # slices in the learner's micro-batch order: samples of a prompt stay on one rank (share_prompts), and
-        # each rank's micro-batches are the ones a single process cuts from the whole batch
-        order = micro_batch_order(batch.rollouts)
-        rollouts = [batch.rollouts[i] for i in order]
-        weights, ages = np.asarray(batch.weights)[order], np.asarray(batch.ages)[order]
-        n = len(rollouts)
-        bounds = [n * i // parts for i in range(parts + 1)]
-        return [_part(rollouts[lo:hi], weights[lo:hi], ages[lo:hi]) for lo, hi in itertools.pairwise(bounds)]
+        return rank_slices(batch.rollouts, batch.weights, batch.ages, parts)
 
     def metrics(self) -> dict[str, float]:
         """The buffer's metrics (size, evictions, replay ratio, staleness histogram, ...)."""
@@ -96,6 +89,20 @@ class BufferActor:
         """Restore a snapshot; returns the size."""
         self.buffer.load_state_dict(state)
         return len(self.buffer)
+
+
+def rank_slices(rollouts: Sequence[Rollout], weights: Any, ages: Any, parts: int) -> list[dict[str, Any]]:
+    """One batch cut into `parts` contiguous slices in the learner's micro-batch order.
+
+    Samples of a prompt stay together (`share_prompts` runs each prompt once per micro-batch), and each rank's
+    micro-batches are the ones a single process cuts from the whole batch (the ranks' steps add up to its).
+    """
+    order = micro_batch_order(rollouts)
+    ordered = [rollouts[i] for i in order]
+    weights, ages = np.asarray(weights)[order], np.asarray(ages)[order]
+    n = len(ordered)
+    bounds = [n * i // parts for i in range(parts + 1)]
+    return [_part(ordered[lo:hi], weights[lo:hi], ages[lo:hi]) for lo, hi in itertools.pairwise(bounds)]
 
 
 def _part(rollouts: list[Rollout], weights: Any, ages: Any) -> dict[str, Any]:
