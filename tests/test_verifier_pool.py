@@ -90,7 +90,7 @@ def test_timeout_kills_and_replaces_the_worker(pool: VerifierPool, tmp_path: Any
     quick = pool.verify("ok", 1)  # the other worker keeps serving while one is stuck
     assert quick.passed
     verdict = stuck.result(timeout=30)
-    assert verdict == Verdict(0.0, False, "timeout", {"timeout_s": 2.0})
+    assert verdict == Verdict(0.0, False, "timeout", {"timeout_s": 2.0, "verifier_timeout": True})
     assert pool.stats["timeouts"] == 1
     grandchild = int(pid_file.read_text())
     deadline = time.monotonic() + 5

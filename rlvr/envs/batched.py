@@ -115,7 +115,7 @@ class BatchedEnv:
         if not isinstance(group_size, int) or group_size < 1:
             raise ConfigError(f"group_size must be a positive int, got {group_size!r}")
         if num_workers < 0:
-            raise ConfigError(f"num_workers must be >= 0 (0 = grade in this process), got {num_workers}")
+            raise ConfigError(f"num_workers must be >= 0 (0 = no pool of grading processes), got {num_workers}")
         self.recipe = get_recipe(env) if isinstance(env, str) else env
         self.group_size = group_size
         self._overrides = {k: v for k, v in overrides.items() if k != "task"}
@@ -132,12 +132,12 @@ class BatchedEnv:
         self._observations: list[list[Prompt | None]] = []
         self.seed = seed
         self._stream: Iterator[Example] = self.task.epochs(seed)
-        self._own_pool = pool is None and num_workers > 0
+        self._own_pool = pool is None
         if self._own_pool:
-            from rlvr.verifiers.pool import VerifierPool
+            from rlvr.verifiers.grading import grading_pool
 
-            limits = {} if timeout_s is None else {"timeout_s": timeout_s}  # None: the pool's default
-            pool = VerifierPool(self.verifier, num_workers=num_workers, **limits)
+            # num_workers=0 still gives a verifier that does not bound its own time a killable worker
+            pool = grading_pool(self.verifier, num_workers, timeout_s)
         self.pool = pool
 
     # ----- envs -----

@@ -226,18 +226,40 @@ def _is_users(verifier: Any) -> bool:
     return not module.startswith("rlvr.")
 
 
-def _check_user_verifier(env_id: str, task: Task, verifier: Verifier, probes: int = 4) -> None:
-    """Refuse a user's verifier that errors (raises, wrong return type) on every gold answer it is shown."""
+def _check_user_verifier(
+    env_id: str, task: Task, verifier: Verifier, probes: int = 4, timeout_s: float = 10.0
+) -> None:
+    """Refuse a user's verifier that errors (raises, wrong return type, hangs) on every gold answer it is shown."""
     if not _is_users(verifier) or len(task) == 0:
         return
+    import threading
+
+    from rlvr.verifiers.grading import AlarmDeadline, grading_pool
+
     examples = [task[i] for i in range(min(probes, len(task)))]
+    # a hanging verifier must not hang `make`: a SIGALRM deadline here (cheap), else a killable worker
+    on_main = threading.current_thread() is threading.main_thread()
+    checker = AlarmDeadline(verifier, timeout_s) if on_main else grading_pool(verifier, 0, timeout_s)
+    verdicts: list[Any] = []
     try:
-        verdicts = [verifier.verify(task.gold_completion(ex), ex.reference) for ex in examples]
+        for ex in examples:
+            verdicts.append((checker or verifier).verify(task.gold_completion(ex), ex.reference))
+            if verdicts[-1].details.get("verifier_timeout"):  # a gold answer must pass its verifier
+                raise ConfigError(
+                    f"{env_id}: the verifier {verifier!r} did not return within {timeout_s:g} s on the gold "
+                    f"answer of {ex.key!r}; it would hang on model output too. Fix the verifier, e.g. test it "
+                    "with `rlvr verify`"
+                )
+    except ConfigError:
+        raise
     except Exception as exc:  # a Verifier subclass that raises instead of returning a verdict
         raise ConfigError(
             f"{env_id}: the verifier {verifier!r} raised on the gold answer of {examples[0].key!r}: "
             f"{type(exc).__name__}: {exc}"
         ) from exc
+    finally:
+        if checker is not None and hasattr(checker, "close"):
+            checker.close()
     if verdicts and all(str(v.reason) == "error" for v in verdicts):
         first = verdicts[0].details
         raise ConfigError(

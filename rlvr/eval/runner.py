@@ -312,16 +312,6 @@ def _run_batch(
     return out
 
 
-def _picklable(obj: Any) -> bool:
-    import pickle
-
-    try:
-        pickle.dumps(obj)
-    except Exception:  # any failure means "cannot ship it to a worker process"
-        return False
-    return True
-
-
 def select_examples(env: VerifiedEnv, config: EvalConfig) -> list[Example]:
     """Distinct problems to evaluate (one per key): the first `config.limit`, or a seeded random subset."""
     task = env.task.shuffled(config.seed) if config.shuffle else env.task
@@ -400,13 +390,14 @@ def evaluate(
 
         options = {"dtype": config.dtype, "seed": config.seed, **config.backend_options}
         backend = make_backend(config.backend, model, **options)
-    # a verifier that cannot be pickled cannot go to pool workers; the code verifier is one, and it already
-    # runs every program in its own sandbox with hard limits, so it grades (in parallel) from this process
-    own_pool = pool is None and config.num_workers > 0 and _picklable(built.verifier)
+    own_pool = pool is None
     if own_pool:
-        from rlvr.verifiers.pool import VerifierPool
+        from rlvr.verifiers.grading import grading_pool, picklable
 
-        pool = VerifierPool(built.verifier, num_workers=config.num_workers, timeout_s=config.timeout_s)
+        # a verifier that cannot be pickled cannot go to pool workers: with 0 it grades here, under its own
+        # deadlines (the code verifier runs every program in its sandbox) or under a SIGALRM deadline
+        workers = config.num_workers if picklable(built.verifier) else 0
+        pool = grading_pool(built.verifier, workers, config.timeout_s)
     try:
         report = evaluate_backend(
             backend,
@@ -431,12 +422,19 @@ def evaluate(
         if own_backend:
             backend.close()
     report.settings["env_options"] = json_safe(dict(config.env_options))
-    report.settings["grading"] = (
-        f"verifier pool ({type(pool).__name__})" if pool is not None else "in process"
-    )
+    report.settings["grading"] = _grading_label(pool)
     if config.output_dir:
         write_outputs(report, Path(config.output_dir))
     return report
+
+
+def _grading_label(pool: Any) -> str:
+    """Where the verdicts came from, for summary.json."""
+    if pool is None:
+        return "in process"
+    if type(pool).__name__ == "AlarmDeadline":
+        return "in process (SIGALRM deadline)"
+    return f"verifier pool ({type(pool).__name__}, {getattr(pool, 'num_workers', '?')} workers)"
 
 
 def write_outputs(report: EvalReport, folder: Path) -> dict[str, str]:

@@ -43,11 +43,13 @@ class EnvConfig:
     """Options of the held-out env used for evaluation; None reuses `kwargs` with split='test' for datasets
     and a different seed for generated tasks."""
     verifier_workers: int = 0
-    """Grading-pool processes (hard-killed timeouts); 0: no grading pool, each completion is graded in the
-    trainer's process, except the math verifier's sympy proofs, which go to that verifier's own killable helper
-    workers (started on first need, closed with the verifier; fresh interpreters inside daemonic processes)."""
+    """Grading-pool processes (hard-killed timeouts); 0: no pool of parallel graders. Then the built-in verifiers,
+    which bound their own time, grade in the trainer's process (the math verifier sends sympy proofs to its own
+    killable helper workers), and any other verifier (yours) runs in one killable worker process, so the
+    timeout holds in every mode (see `rlvr.verifiers.grading`)."""
     verifier_timeout_s: float = 10.0
-    """Per-completion verification time limit in the pool."""
+    """Per-completion verification time limit, in every mode: past it the verifier's worker is killed and the
+    completion gets a `timeout` verdict (reward 0), which counts as a verifier failure."""
     max_verifier_error_rate: float = 0.5
     """Stop the run when the verifier itself fails (raises, returns a wrong type) on more than this share of
     the last 5 steps' completions; the first failure is logged with its traceback. 1.0 never stops."""

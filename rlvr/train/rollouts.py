@@ -40,6 +40,8 @@ class RolloutStats:
     reasons: dict[str, int] = field(default_factory=dict)
     #: the first verifier failure of the round (its message and traceback), for the loop's one warning
     first_error: str | None = None
+    #: completions whose verification passed its deadline (a `timeout` verdict from the verifier pool)
+    verifier_timeouts: int = 0
 
     def metrics(self) -> dict[str, float]:
         """Scalar metrics (`rollout/...`) of this round."""
@@ -70,12 +72,13 @@ class VerifierErrorGuard:
 
     def check(self, stats: RolloutStats) -> None:
         """Record one step's verdicts; raise `VerifierFailure` above the limit."""
-        errors = stats.reasons.get("error", 0)
+        errors = stats.reasons.get("error", 0) + stats.verifier_timeouts  # a hung verifier failed too
         self.recent.append((errors, stats.rollouts))
         if errors and not self.warned and stats.first_error is not None:
             self.warned = True
             log.warning(
-                "the verifier failed on %d of %d completions this step (reward 0 for each); the first failure:\n%s",
+                "the verifier failed or passed its deadline on %d of %d completions this step (reward 0 for "
+                "each); the first failure:\n%s",
                 errors,
                 stats.rollouts,
                 stats.first_error,
@@ -83,7 +86,7 @@ class VerifierErrorGuard:
         failed, total = (sum(x) for x in zip(*self.recent))
         if total and failed / total > self.max_rate:
             raise VerifierFailure(
-                f"the verifier failed (raised or returned a wrong type) on {failed} of the last {total} "
+                f"the verifier failed (raised, returned a wrong type or timed out) on {failed} of the last {total} "
                 f"completions, more than env.max_verifier_error_rate={self.max_rate}; its first failure: "
                 f"{(stats.first_error or '').strip().splitlines()[-1:] or ['?']}. Fix the verifier (the "
                 "warning above has the traceback) or raise the limit"
@@ -155,7 +158,14 @@ class RolloutProducer:
                 stats.rewards.append(float(returns[p, g]))
                 stats.passed.append(bool(verdict.passed))
                 stats.reasons[verdict.reason] = stats.reasons.get(verdict.reason, 0) + 1
-                if verdict.reason == "error" and stats.first_error is None:
+                if verdict.details.get("verifier_timeout"):
+                    stats.verifier_timeouts += 1
+                    if stats.first_error is None:
+                        stats.first_error = (
+                            f"the verifier did not return within env.verifier_timeout_s={verdict.details.get('timeout_s')} "
+                            "s and was stopped; make it faster or raise the limit"
+                        )
+                elif verdict.reason == "error" and stats.first_error is None:
                     details = verdict.details
                     stats.first_error = str(details.get("traceback") or details.get("error") or details)
                 for gen in turns[p][g]:

@@ -39,6 +39,9 @@ class Verifier(ABC):
 
     #: Registry name, set by `@verifier`; informational.
     name: ClassVar[str] = "verifier"
+    #: True if `verify` bounds its own running time; then it may run in the caller's process. Otherwise it runs
+    #: in a killable worker even with `verifier_workers: 0` (see `rlvr.verifiers.grading`).
+    enforces_deadline: ClassVar[bool] = False
 
     @abstractmethod
     def verify(self, completion: str, reference: Any) -> Verdict:

@@ -174,6 +174,8 @@ def _evaluate(node: ast.AST) -> Fraction:
 class CountdownVerifier(Verifier):
     """Grades Countdown answers: an arithmetic expression over the given numbers that equals the target."""
 
+    enforces_deadline = True  # whitelisted, size-bounded expressions: linear work
+
     def __init__(self, config: CountdownConfig | None = None, **overrides: Any) -> None:
         self.config = replace(config or CountdownConfig(), **overrides)
 

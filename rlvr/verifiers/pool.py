@@ -6,12 +6,20 @@ code. So this is a small hand-written pool:
 
 * Workers are processes from the `forkserver` context (`spawn` where that does not exist), never `fork`:
   the parent may hold threads, torch, CUDA or Ray state that must not be copied. Each worker starts its own
-  process group, unpickles the verifier once, warms it up, then serves jobs over a pipe.
+  process group, unpickles the verifier once, warms it up, then serves jobs over a pipe (`pool_worker.py`).
 * One dispatcher thread owns all workers. It hands queued jobs to idle workers, waits on their pipes and
   process sentinels, and enforces deadlines: a job running longer than `timeout_s` gets its worker's
   process group SIGKILLed, the job yields `Verdict(0, False, "timeout")`, and a fresh worker replaces it.
   A worker that dies (segfault, `os._exit`, OOM kill) yields an `error` verdict and is replaced too.
-  The deadline counts from when a worker takes the job, not from when it was queued.
+* A job's deadline counts from when a worker takes it, so a slow but working verifier is never failed for
+  waiting in the queue, and every verdict comes from a real run. Hangs do not serialize: once the verifier is
+  seen hanging (a job timed out since a queued job was submitted, and none finished normally since then),
+  every job that has waited `timeout_s` in the queue gets a worker of its own, up to `burst_workers`
+  processes beyond `num_workers`, so they time out together. A batch on which the verifier hangs everywhere
+  thus ends after about two `timeout_s` (one to see the hang, one for the rest in parallel; more rounds only
+  past `num_workers + burst_workers` jobs), not one per `num_workers` jobs. The extra workers retire when
+  the queue no longer needs them. Pool timeouts carry `details["verifier_timeout"] = True` (the verifier,
+  not a program it runs, passed its deadline), which the training loop counts as a verifier failure.
 * `submit` returns a `concurrent.futures.Future`, so the pool works from any thread; `averify` wraps it
   for asyncio; `verify_batch` preserves order. Workers start lazily, up to `num_workers`.
 
@@ -27,14 +35,10 @@ import multiprocessing
 import os
 import pickle
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-import traceback
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -42,152 +46,20 @@ from typing import Any
 
 from rlvr.core.errors import ConfigError
 from rlvr.core.types import Reason, Verdict
-from rlvr.verifiers.base import Verifier, as_verdict
+from rlvr.verifiers.base import Verifier
+from rlvr.verifiers.pool_worker import (
+    _main_module_hidden,
+    _must_use_subprocess,
+    _SubprocessWorker,
+    _worker_main,
+    in_worker,
+    user_file_modules,
+)
 
-_IN_WORKER = False
+__all__ = ["VerifierPool", "in_worker"]
+
 #: Workers in a row that may die before reporting ready before the pool gives up (a broken environment).
 _MAX_FAILED_STARTS = 3
-_START_LOCK = threading.Lock()
-
-
-def in_worker() -> bool:
-    """Whether this process is a `VerifierPool` worker (whose parent enforces the deadline)."""
-    return _IN_WORKER
-
-
-def _worker_main(conn: Connection, payload: bytes, memory_mb: int | None) -> None:
-    """Worker process: unpickle the verifier, report ready, then answer (job_id, completion, ref) messages."""
-    global _IN_WORKER
-    _IN_WORKER = True
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
-    with contextlib.suppress(OSError):
-        os.setpgrp()  # a timeout kills the whole group, including anything the verifier started
-    if memory_mb:
-        import resource
-
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    try:
-        verifier = pickle.loads(payload)
-        warmup = getattr(verifier, "warmup", None)
-        if callable(warmup):
-            warmup()
-    except BaseException:
-        conn.send(("init_error", traceback.format_exc(limit=5)))
-        return
-    conn.send(("ready", None))
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return  # parent is gone
-        if msg is None:
-            return
-        job_id, completion, reference = msg
-        try:
-            verdict = as_verdict(verifier.verify(completion, reference))
-        except BaseException as exc:  # MemoryError, RecursionError, user bugs: a verdict, never a dead loop
-            verdict = Verdict.fail(Reason.ERROR, error=f"{type(exc).__name__}: {exc}")
-        try:
-            conn.send((job_id, verdict))
-        except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            conn.send((job_id, Verdict.fail(Reason.ERROR, error=f"unpicklable verdict: {exc}")))
-
-
-def _subprocess_entry() -> None:
-    """Entry of a worker started as a fresh interpreter (`start_method="subprocess"`): argv = fd, memory_mb."""
-    conn = Connection(int(sys.argv[1]))
-    payload = conn.recv_bytes()
-    _worker_main(conn, payload, int(sys.argv[2]) or None)
-
-
-class _SubprocessWorker:
-    """A worker process started with `subprocess` (a fresh interpreter, talking over a socket pair).
-
-    Daemonic processes (`multiprocessing.Pool` workers, torch `DataLoader` workers, `datasets.map` workers)
-    may not start `multiprocessing` children, but they may run programs. This handle offers the part of the
-    `multiprocessing.Process` interface the pool uses; `sentinel` is a pidfd, readable once the child exits.
-    """
-
-    def __init__(self, payload: bytes, memory_mb: int | None) -> None:
-        parent, child = socket.socketpair()
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([p for p in sys.path if p] + [env.get("PYTHONPATH", "")])
-        code = "from rlvr.verifiers.pool import _subprocess_entry; _subprocess_entry()"
-        self._popen = subprocess.Popen(
-            [sys.executable, "-c", code, str(child.fileno()), str(memory_mb or 0)],
-            pass_fds=[child.fileno()],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            close_fds=True,
-        )
-        child.close()
-        self.conn = Connection(parent.detach())
-        self.conn.send_bytes(payload)
-        self.pid = self._popen.pid
-        self._pidfd = os.pidfd_open(self.pid) if hasattr(os, "pidfd_open") else None
-        self.sentinel: Any = self._pidfd if self._pidfd is not None else self.conn
-
-    @property
-    def exitcode(self) -> int | None:
-        """The exit status once the child has exited (negative: killed by that signal)."""
-        return self._popen.poll()
-
-    def is_alive(self) -> bool:
-        """Whether the child is still running."""
-        return self._popen.poll() is None
-
-    def kill(self) -> None:
-        """SIGKILL the child."""
-        with contextlib.suppress(ProcessLookupError):
-            self._popen.kill()
-
-    def join(self, timeout: float | None = None) -> None:
-        """Wait for the child to exit (reaps it), at most `timeout` seconds."""
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._popen.wait(timeout)
-        if self._popen.returncode is not None and self._pidfd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._pidfd)
-            self._pidfd = None
-
-
-_IMPORTED_BY_PID = os.getpid()
-
-
-def _must_use_subprocess() -> bool:
-    """Inside a daemonic process `multiprocessing` refuses to start children; fresh interpreters still work.
-
-    So does a process forked from the one that imported this module (`datasets.map(num_proc=...)` forks with
-    the `multiprocess` library, whose workers stdlib `multiprocessing` does not see as daemonic): it inherits
-    the parent's forkserver, whose children are not its own, and waiting on them fails with ECHILD.
-    """
-    return bool(multiprocessing.current_process().daemon) or os.getpid() != _IMPORTED_BY_PID
-
-
-@contextlib.contextmanager
-def _main_module_hidden(needed: bool) -> Iterator[None]:
-    """Keep spawn/forkserver children from re-running the parent's `__main__` unless the verifier needs it.
-
-    Children normally re-import the main script (as `__mp_main__`) so that objects defined there unpickle.
-    A verifier from an importable module does not need that, and skipping it means a script without an
-    `if __name__ == "__main__":` guard, or one fed on stdin (`python - < script.py`, path `<stdin>`),
-    does not run again in every worker. `needed` is True when the pickled verifier refers to `__main__`.
-    """
-    main = sys.modules.get("__main__")
-    saved = {k: getattr(main, k) for k in ("__file__", "__spec__") if hasattr(main, k)}
-    hide = main is not None and not needed and bool(saved)
-    with _START_LOCK:
-        if hide:
-            if "__file__" in saved:
-                del main.__file__  # type: ignore[union-attr]
-            main.__spec__ = None  # type: ignore[union-attr]
-        try:
-            yield
-        finally:
-            if hide:
-                for k, v in saved.items():
-                    setattr(main, k, v)
 
 
 @dataclass
@@ -196,6 +68,7 @@ class _Job:
     completion: str
     reference: Any
     future: Future[Verdict]
+    submitted: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -205,6 +78,7 @@ class _Worker:
     ready: bool = False
     job: _Job | None = None
     deadline: float = 0.0
+    retiring: bool = False
     started: float = field(default_factory=time.monotonic)
 
 
@@ -212,6 +86,7 @@ class VerifierPool(Verifier):
     """Runs `verifier.verify` in up to `num_workers` processes, each job under a hard `timeout_s` deadline."""
 
     name = "pool"
+    enforces_deadline = True
 
     def __init__(
         self,
@@ -221,6 +96,7 @@ class VerifierPool(Verifier):
         *,
         start_method: str | None = None,
         memory_mb: int | None = None,
+        burst_workers: int = 16,
     ) -> None:
         if not isinstance(verifier, Verifier):
             raise ConfigError(
@@ -238,12 +114,17 @@ class VerifierPool(Verifier):
             raise ConfigError(
                 f"VerifierPool timeout_s must be a positive number of seconds, got {timeout_s!r}"
             )
+        if not isinstance(burst_workers, int) or burst_workers < 0:
+            raise ConfigError(
+                f"VerifierPool burst_workers must be an int >= 0 (extra workers while jobs hang), got {burst_workers!r}"
+            )
         if memory_mb is not None and memory_mb < 64:
             raise ConfigError(
                 f"VerifierPool memory_mb must be >= 64 (or None for no limit), got {memory_mb!r}"
             )
         try:
             self._payload = pickle.dumps(verifier)
+            self._files = user_file_modules(self._payload)
         except Exception as exc:
             raise ConfigError(
                 f"the verifier {verifier!r} cannot be pickled ({exc}); workers receive it by pickle, so define it "
@@ -261,7 +142,7 @@ class VerifierPool(Verifier):
         self._ctx = multiprocessing.get_context("spawn" if start_method == "subprocess" else start_method)
         if start_method == "forkserver":
             preload = [
-                "rlvr.verifiers.pool",
+                "rlvr.verifiers.pool_worker",
                 type(verifier).__module__,
                 *getattr(verifier, "worker_preload", ()),
             ]
@@ -272,7 +153,11 @@ class VerifierPool(Verifier):
         self.num_workers = num_workers
         self.timeout_s = float(timeout_s)
         self.memory_mb = memory_mb
-        self.stats = {"jobs": 0, "timeouts": 0, "crashes": 0, "workers_started": 0}
+        self.burst_workers = burst_workers
+        self.stats = {"jobs": 0, "timeouts": 0, "crashes": 0, "workers_started": 0, "peak_workers": 0}
+        # when a job last finished normally / last timed out: extra workers start only while the verifier hangs
+        self._last_ok = float("-inf")
+        self._last_timeout = float("-inf")
         self._ids = itertools.count()
         self._lock = threading.Lock()
         self._pending: deque[_Job] = deque()
@@ -370,7 +255,7 @@ class VerifierPool(Verifier):
 
     def _start_worker(self) -> None:
         if self.start_method == "subprocess":
-            handle = _SubprocessWorker(self._payload, self.memory_mb)
+            handle = _SubprocessWorker(self._payload, self.memory_mb, self._files)
             with self._lock:
                 self._workers.append(_Worker(handle, handle.conn))
                 self._starting -= 1
@@ -379,7 +264,7 @@ class VerifierPool(Verifier):
         parent, child = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(
             target=_worker_main,
-            args=(child, self._payload, self.memory_mb),
+            args=(child, self._payload, self.memory_mb, self._files),
             daemon=True,
             name="VerifierPoolWorker",
         )
@@ -409,7 +294,7 @@ class VerifierPool(Verifier):
         for worker in self._workers:
             if not self._pending:
                 break
-            if worker.ready and worker.job is None:
+            if worker.ready and worker.job is None and not worker.retiring:
                 while self._pending:
                     job = self._pending.popleft()
                     if job.future.set_running_or_notify_cancel():
@@ -425,10 +310,24 @@ class VerifierPool(Verifier):
                     continue
                 worker.job = job
                 worker.deadline = time.monotonic() + self.timeout_s
-        idle = sum(1 for w in self._workers if w.job is None)
-        want = min(len(self._pending) - idle, self.num_workers - len(self._workers) - self._starting)
-        self._starting += max(want, 0)
-        return max(want, 0)
+        now = time.monotonic()
+        overdue = sum(1 for j in self._pending if self._overdue(j, now))
+        capacity = self.num_workers + min(overdue, self.burst_workers)
+        active = [w for w in self._workers if not w.retiring]
+        idle = [w for w in active if w.job is None]
+        for worker in idle[: max(0, len(active) - capacity)]:  # a burst is over: extra idle workers leave
+            if worker.ready and not self._pending:
+                worker.retiring = True
+                with contextlib.suppress(Exception):
+                    worker.conn.send(None)
+        want = max(0, min(len(self._pending) - len(idle), capacity - len(active) - self._starting))
+        self._starting += want
+        self.stats["peak_workers"] = max(self.stats["peak_workers"], len(active) + self._starting)
+        return want
+
+    def _overdue(self, job: _Job, now: float) -> bool:
+        """A queued job waited `timeout_s` while the verifier hangs: it gets a (burst) worker of its own."""
+        return now >= job.submitted + self.timeout_s and self._hanging_since(job.submitted)
 
     def _run(self) -> None:
         try:
@@ -453,6 +352,7 @@ class VerifierPool(Verifier):
             with self._lock:
                 workers = list(self._workers)
                 busy = [w.deadline for w in workers if w.job is not None]
+                busy += self._queue_deadlines()
             timeout = max(0.0, min(busy) - time.monotonic()) if busy else None
             waitables: list[Any] = [self._wake_r]
             waitables += [w.conn for w in workers]
@@ -481,6 +381,7 @@ class VerifierPool(Verifier):
                         self._init_error = payload
                         self._fail_pending(payload)
                 else:
+                    self._last_ok = time.monotonic()
                     self._finish(worker, payload)
         except (EOFError, OSError, pickle.UnpicklingError):
             pass
@@ -503,8 +404,26 @@ class VerifierPool(Verifier):
         self._kill(worker)
         with self._lock:
             self.stats["timeouts"] += 1
-        self._finish(worker, Verdict.fail(Reason.TIMEOUT, timeout_s=self.timeout_s))
+            self._last_timeout = time.monotonic()
+        self._finish(
+            worker, Verdict.fail(Reason.TIMEOUT, timeout_s=self.timeout_s, verifier_timeout=True)
+        )
         self._drop(worker)
+
+    def _hanging_since(self, submitted: float) -> bool:
+        """Whether, since `submitted`, a job timed out and none finished normally (the verifier hangs)."""
+        return self._last_timeout >= submitted and self._last_ok < submitted
+
+    def _queue_deadlines(self) -> list[float]:
+        """When the next queued job becomes overdue (lock held): the dispatcher wakes then to start its worker."""
+        if self._last_timeout <= self._last_ok:
+            return []
+        now = time.monotonic()
+        return [
+            j.submitted + self.timeout_s
+            for j in self._pending
+            if self._hanging_since(j.submitted) and j.submitted + self.timeout_s > now
+        ][:1]
 
     def _drop(self, worker: _Worker) -> None:
         with contextlib.suppress(Exception):

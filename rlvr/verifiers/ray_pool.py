@@ -64,6 +64,7 @@ class RayVerifierPool(Verifier):
     """A `Verifier` that grades batches on `num_actors` Ray actors (see the module docstring)."""
 
     name = "ray_pool"
+    enforces_deadline = True
 
     def __init__(
         self,

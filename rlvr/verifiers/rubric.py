@@ -108,6 +108,8 @@ class Rubric(Verifier):
 class BoxedFormat(Verifier):
     """Scores 1 when the completion ends its answer in a non-empty, closed `\\boxed{...}` (ignores the reference)."""
 
+    enforces_deadline = True  # one linear scan
+
     def verify(self, completion: str, reference: Any = None) -> Verdict:
         """1.0 for a usable last box, else 0.0 with reason `no_answer`."""
         boxed = last_boxed(completion) if isinstance(completion, str) else None
@@ -145,6 +147,8 @@ class LengthPenalty(Verifier):
     Use it with a negative weight in a `Rubric`. Length is counted in characters (verifiers see text, not
     tokens); `passed` is True while there is no penalty.
     """
+
+    enforces_deadline = True  # counts characters
 
     def __init__(self, target_chars: int, max_chars: int) -> None:
         if not (

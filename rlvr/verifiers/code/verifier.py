@@ -80,6 +80,8 @@ class CodeVerifier(Verifier):
     """Grades code: `score` = fraction of tests passed, `passed` = all passed; never trusts the program's
     exit code or output for functional tests (a judge process decides, see `rlvr.verifiers.code`)."""
 
+    enforces_deadline = True  # every program runs in the sandbox under hard time limits
+
     def __init__(
         self, config: CodeVerifierConfig | None = None, *, sandbox: Sandbox | None = None, **overrides: Any
     ) -> None:

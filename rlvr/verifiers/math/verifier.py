@@ -182,6 +182,7 @@ class MathVerifier(Verifier):
     """Grades a math completion against a gold answer (`verify(completion, gold) -> Verdict`)."""
 
     worker_preload: ClassVar[tuple[str, ...]] = ("rlvr.verifiers.math.symbolic",)
+    enforces_deadline = True  # per-stage deadlines here, sympy proofs in its own killable workers
 
     def __init__(self, config: MathVerifierConfig | None = None, **overrides: Any) -> None:
         if config is not None and not isinstance(config, MathVerifierConfig):
