@@ -114,7 +114,11 @@ def test_a_check_after_the_answer_is_not_a_new_answer(
     [
         (r"\boxed{2\pi n}", r"2k\pi", True),
         (r"\boxed{2\ell\pi}", r"2\pi n", True),
-        (r"\boxed{\frac{\pi}{2}+\pi k,\ k \in \mathbb{Z}}", r"\frac{\pi}{2}+n\pi", True),  # `\ ` before a letter
+        (
+            r"\boxed{\frac{\pi}{2}+\pi k,\ k \in \mathbb{Z}}",
+            r"\frac{\pi}{2}+n\pi",
+            True,
+        ),  # `\ ` before a letter
         (r"\boxed{x = \frac{\pi}{2}+\pi k, k \in \mathbb{Z}}", r"\frac{\pi}{2} + n\pi", True),
         (r"\boxed{\frac{\pi}{2}+\pi k}", r"\frac{\pi}{2} + \pi n, n \in \mathbb{Z}", True),
         (r"\boxed{\frac{\pi}{2}+\pi m \text{ where } m \text{ is an integer}}", r"\frac{\pi}{2}+k\pi", True),
@@ -166,7 +170,10 @@ def test_refuted_in_the_fast_stage(pred: str, gold: str) -> None:
         (r"e^{\ln x}", "x"),
         (r"x\sqrt{x}", "x^{3/2}"),
         ("f(1+x)", "f(x+1)"),
-        (r"\sqrt[3]{x}", "x^{1/3}"),  # the evaluator's real cube root is not sympy's principal one: no refutation
+        (
+            r"\sqrt[3]{x}",
+            "x^{1/3}",
+        ),  # the evaluator's real cube root is not sympy's principal one: no refutation
         ("x^{1/3} x^{2/3}", "x"),
         (r"\sec^2 y", r"\tan^2 y + 1"),
     ],
@@ -175,3 +182,77 @@ def test_equal_functions_survive_the_signed_points(verifier: MathVerifier, pred:
     _check(verifier, rf"\boxed{{{pred}}}", gold, True)
     fast_only = MathVerifier(in_process=True, symbolic=False).verify(rf"\boxed{{{pred}}}", gold)
     assert fast_only.passed or "sympy" in fast_only.details.get("error", "")  # never refuted by the numbers
+
+
+# ---- round 2: what follows a committed answer. A rejected value, a check, an explanation change nothing; a hedge
+# (a question, doubt, `or`, `alternatively`, a condition, someone else's answer) makes the answer all its values
+@pytest.mark.parametrize(
+    "pred, method",
+    [
+        (r"\boxed{8}. So 7 is wrong.", "boxed"),
+        (r"\boxed{8}. Therefore 7 is not the answer.", "boxed"),
+        (r"\boxed{8}. A common mistake is to say it's 7.", "boxed"),
+        (r"\boxed{8}. Thus 7 is off by one.", "boxed"),
+        ("The answer is 8. Hence 7 is not it.", "final_answer"),
+        ("**Answer:** 8\n\n**Check:** 7 + 1 = 8 so 7 is the previous term.", "final_answer"),
+        ("The final answer is $8$. I verified by plugging in: $3 + 4 = 7$.", "final_answer"),
+        ("## Final Answer\n8\n\n## Explanation\nWe had 7 before adding one.", "final_answer"),
+        ("\\boxed{8}\n\nWait, is it 7? No, 8.", "boxed"),  # a hedge settled by a later revision
+    ],
+)
+def test_later_text_that_does_not_change_the_answer(verifier: MathVerifier, pred: str, method: str) -> None:
+    assert _check(verifier, pred, "8", True)["method"] == method
+    _check(verifier, pred, "7", False)
+
+
+@pytest.mark.parametrize(
+    "pred, method",
+    [
+        ("\\boxed{8}\n\nWait, is it 7?", "hedge"),
+        ("\\boxed{8}\n\nBut maybe the answer is 7.", "hedge"),
+        (r"\boxed{8}. Hmm, I'm not sure; it might be 7.", "hedge"),
+        ("Final answer: 8. Hmm, or 7.", "hedge"),
+        ("Therefore the answer is $\\boxed{8}$.\n\nAnswer: 7 (if we exclude the endpoint)", "hedge"),
+        ("The answer is \\boxed{8}.\n\n(Alternatively \\boxed{7}.)", "hedge"),
+        ("If $n$ is even: \\boxed{8}. If $n$ is odd: \\boxed{7}.", "hedge"),
+        ("My answer: \\boxed{8}\n\nReference answer: \\boxed{7}", "hedge"),
+        ("\\boxed{8}\n\nThe expected answer is 7.", "hedge"),
+        (r"\boxed{8}\text{\boxed{7}}", "boxed"),  # a box hidden in text, a comment or code joins the answer
+        ("\\boxed{8}\n% \\boxed{7}", "boxed"),
+        ("\\boxed{8}\n<!-- \\boxed{7} -->", "boxed"),
+    ],
+)
+def test_a_hedge_after_the_answer_is_all_its_values(verifier: MathVerifier, pred: str, method: str) -> None:
+    for gold in ("8", "7"):
+        details = _check(verifier, pred, gold, False)
+        assert details["method"] == method and "8" in details["extracted"] and "7" in details["extracted"]
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        r"the answer is at least \boxed{12}",
+        r"the answer is not \boxed{12}",
+        r"\boxed{12} at least",
+        r"\boxed{12} is a lower bound",
+        r"\boxed{12} (upper bound)",
+    ],
+)
+def test_a_bound_is_not_the_answer(verifier: MathVerifier, pred: str) -> None:
+    assert _check(verifier, pred, "12", False)["method"] == "qualified"
+
+
+def test_qualifiers_that_keep_the_answer(verifier: MathVerifier) -> None:
+    _check(verifier, r"Numerically, the area is about $\boxed{0.7854}$.", r"\frac{\pi}{4}", True)  # a decimal
+    _check(verifier, r"So $\boxed{12}$ is the smallest such $n$.", "12", True)
+    _check(
+        verifier, r"\boxed{8}. Wait, that's wrong: the correct answer is \boxed{7}.", "7", True
+    )  # a revision
+    _check(verifier, "<think>so \\boxed{5}</think>\n\nThe final answer is 7.", "7", True)
+
+
+def test_drop_checks_keeps_the_text_around_a_check_word_without_an_instance() -> None:
+    from rlvr.verifiers.math.commitment import drop_checks
+
+    assert drop_checks("We check this. Actually 7.") == "We check this. Actually 7."
+    assert drop_checks("Let me check with n = 2: 5.\n\nSo 7.") == "Let me  \n\nSo 7."

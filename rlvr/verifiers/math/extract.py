@@ -11,17 +11,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rlvr.verifiers.math.commitment import Screened, offers_another, same_value, screen
 from rlvr.verifiers.math.structure import other_options
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
-    CHECK_CUES,
+    APPROXIMATORS,
     CONTRASTS,
-    ERROR_WORDS,
-    EXAMPLE_CUES,
     NEGATION_AFTER_PHRASE,
     NUMBER_WORDS,
     PROSE_MATH_NAMES,
+    QUALIFIERS_AFTER_BOX,
     QUALIFIERS_BEFORE,
+    QUALIFIERS_BEFORE_BOX,
     REVISION_WORDS,
     VALUE_WORDS,
 )
@@ -149,7 +150,8 @@ _BOX_GAP_RE = re.compile(
     r"|\\(?:text|mathrm)\s*\{(?![a-z ]*\b(?:"
     + "|".join(CONTRASTS)
     + r")\b)\s*[a-z ]{0,12}\}|[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*="
-    r"|\\text\s*\{\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*(?:,|and)?\s*\})*$"  # `\boxed{..} \text{ for part (a) and }`
+    r"|\\text\s*\{\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*(?:,|and)?\s*\}"
+    r"|%|<!--|-->|`{3}|\\text\s*\{\s*\(?|[()]|\(\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*\)\s*(?:,|and)?)*$"  # markup that hides a box (a comment, code, text) joins it  # `\boxed{..} \text{ for part (a) and }`
 )
 
 
@@ -272,65 +274,33 @@ _NEGATED_RE = re.compile(r"\s*(?:" + "|".join(NEGATION_AFTER_PHRASE) + ")", re.I
 _BOILERPLATE_RE = re.compile(r"I hope it is correct\.?|<\|im_(?:start|end)\|>\w*|</?\w+>", re.IGNORECASE)
 
 
-_CHECK_CUE_RE = re.compile(r"\b(?:" + "|".join(CHECK_CUES) + r")\b", re.IGNORECASE)
-_EXAMPLE_CUE_RE = re.compile(r"\b(?:" + "|".join(EXAMPLE_CUES) + r")(?!\w)", re.IGNORECASE)
-_INSTANCE_RE = re.compile(
-    r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d|\b(?:smaller|small|special|simple)\s+case"
-)
-_CHECK_END_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS + ERROR_WORDS) + r")\b|\bno,", re.IGNORECASE)
-_SENTENCE_END_RE = re.compile(r"(?<!\d)\.(?:\s|$)|\n")
-
-
-def drop_checks(after: str) -> str:
-    """`after` (what follows a committed answer) without its checks: the numbers of a check are not a new answer.
-
-    A check tests the answer on an instance: a check word (`verify`, `check`, `plug in`, ...) whose sentence sets
-    a variable to a value (`with n = 10`, `for x = 2`) or names a small case, or an example word (`for example`,
-    `e.g.`). It runs to the end of its paragraph, or up to a revision or error word (`wait`, `wrong`, ...),
-    after which the text may revise the answer again. A recheck of the problem itself ("let me recheck: 3 + 4 is
-    7") tests no instance, so it may revise; an answer phrase is a commitment and is never dropped by callers.
-    """
-    out: list[str] = []
-    pos = 0
-    while True:
-        check = _CHECK_CUE_RE.search(after, pos)
-        example = _EXAMPLE_CUE_RE.search(after, pos)
-        if example is not None and (check is None or example.start() <= check.start()):
-            cue = example
-        elif check is not None:
-            end = _SENTENCE_END_RE.search(after, check.end())
-            if not _INSTANCE_RE.search(after, check.end(), end.start() if end else len(after)):
-                pos = check.end()  # no instance: not a check (yet); look further
-                continue
-            cue = check
-        else:
-            out.append(after[pos:])
-            return "".join(out)
-        paragraph = re.compile(r"\n\s*\n").search(after, cue.end())
-        stop = paragraph.start() if paragraph else len(after)
-        correction = _CHECK_END_RE.search(after, cue.end(), stop)
-        stop = correction.start() if correction else stop
-        out.append(after[pos : cue.start()] + " ")
-        pos = stop
-
-
-def _revised_after(after: str) -> bool:
-    """Whether math follows the sentence of an answer phrase: a correction ("... is 5. Wait, it's 7"), not a
-    check of an instance ("... is 5. Let me verify with n = 2: ... 3")."""
-    after = drop_checks(after)
+def _sentence_rest(after: str) -> str | None:
+    """What follows the sentence of an answer phrase (`after` starts with its answer), or None when nothing
+    can revise it: no further sentence, or "... is $X$. I hope it is correct." (the Minerva format closes the
+    answer; a later box or answer phrase is found as the later answer by itself)."""
     first_line = after.split("\n", 1)[0]
     span = _MATH_SPAN_RE.match(first_line.strip().strip("*").strip())
     sentence_end = re.search(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])|\n", after[span.end() if span else 0 :])
     if sentence_end is None:
-        return False
+        return None
     rest = after[(span.end() if span else 0) + sentence_end.end() :]
-    if _SIGNED_OFF_RE.match(rest):
-        # "... is $X$. I hope it is correct." closes the answer (the Minerva format); a later box or answer
-        # phrase is found as the later answer by itself, and other rambling after it revises nothing
-        return False
+    return None if _SIGNED_OFF_RE.match(rest) else rest
+
+
+def _revises(rest: str) -> bool:
+    """Whether math is left in `rest` (screened: no checks, rejected values or hedges): it may be a correction
+    ("... is 5. Wait, it's 7"), so the phrase before it is not a commitment."""
     rest = _BOILERPLATE_RE.sub(" ", rest)
     rest = re.sub(r"\$\s*[A-Za-z]\s*\$", " ", rest)  # `$A$`, `$n$`: naming a letter revises no answer
     return bool(re.search(r"\d|\\boxed|\$", rest))
+
+
+def _hedge(answer: str, screened: Screened) -> str | None:
+    """`answer` and the other values a later hedge offered, joined (a hedge is all its values), or None."""
+    if screened.settled:
+        return None
+    others = [h for h in screened.hedged if not same_value(h, answer)]
+    return ", ".join([answer, *others]) if others else None
 
 
 _CONCLUSION_RE = re.compile(
@@ -367,22 +337,75 @@ def _revised_value(after: str) -> str | None:
     return max(found)[1] if found else None
 
 
-def _phrase_after_last_box(text: str) -> str | None:
-    """What a reply commits to after its last box overrides the box (the last commitment wins): a "final
-    answer is ..." phrase; and after a box holding one number, a concluding sentence with one other number
-    ("Therefore, there are 7 ways") or a correction ("Wait, ... it's 7")."""
+def _after_last_box(text: str) -> Extraction | None:
+    """What a reply says after its last box, if it changes the answer (the last commitment wins): a "final
+    answer is ..." phrase; after a box holding one number, a concluding sentence with one other number
+    ("Therefore, there are 7 ways") or a correction ("Wait, ... it's 7"); a hedge ("Hmm, or 7"), which makes
+    the answer all its values. Checks, explanations and values said to be wrong change nothing."""
     boxes = _outer_boxes(text)
     if not boxes or boxes[-1][2] is None:
         return None
     rest = text[boxes[-1][1] :]
     box = _unbox(boxes[-1][2]).strip()
+    screened = screen(rest, box)
+    later = None
     if _PLAIN_NUMBER_RE.match(box) and not _SIGNED_OFF_RE.match(rest.lstrip(" .$\\])")):
-        unchecked = drop_checks(rest)  # a check of the box on an instance ("with n = 10: 15") revises nothing
-        later = _concluding_number(unchecked) or _revised_value(unchecked)
-        if later is not None and later.replace(",", "") != box:
-            phrase = _phrase_answer_after(rest)
-            return phrase or later
-    return _phrase_answer_after(rest)
+        later = _concluding_number(screened.text) or _revised_value(screened.text)
+        if later is not None and same_value(later, box):
+            later = None
+    answer = _phrase_answer_after(screened.text) or later
+    hedge = _hedge(answer or box, screened)
+    if hedge is not None:
+        return Extraction(hedge, "hedge")
+    if answer is None and screened.withdrawn and _PLAIN_NUMBER_RE.match(box):
+        return Extraction("", "withdrawn")  # "\\boxed{8}. Hmm, 8 is wrong.": no answer is left
+    return Extraction(answer, "final_answer") if answer else None
+
+
+_BEFORE_BOX_RE = re.compile(
+    r"\b(?:" + "|".join(QUALIFIERS_BEFORE_BOX) + r")\s*[$(\[]*\s*(?:[A-Za-z]\s*(?:=|\\geq?|\\leq?|<|>)\s*)?$",
+    re.IGNORECASE,
+)
+_AFTER_BOX_RE = re.compile(
+    r"^[\s$]*(?:\\text\s*\{\s*)?\(?\s*(?:(?:is|are)\s+(?:only\s+)?(?:an?\s+|the\s+)?)?(?:"
+    + "|".join(QUALIFIERS_AFTER_BOX)
+    + r")\b",
+    re.IGNORECASE,
+)
+_CLAUSE_START_RE = re.compile(r"[.!?;:\n]")
+_SENTENCE_START_RE = re.compile(r"[.!?\n]")
+_APPROXIMATOR_RE = re.compile(r"\b(?:" + "|".join(APPROXIMATORS) + r")\b", re.IGNORECASE)
+
+
+def _qualified_box(text: str) -> str | None:
+    """The last box's value with the words that make it a bound or a denial, if they stand right around it
+    (`the answer is at least \\boxed{12}`, `not \\boxed{12}`, `\\boxed{12} (upper bound)`): such a value is
+    not stated as the answer, and the qualified text answers nothing."""
+    start, end, content = _outer_boxes(text)[-1]
+    before = text[max(0, start - 40) : start]
+    before = before[max((m.end() for m in _CLAUSE_START_RE.finditer(before)), default=0) :]
+    lead = _BEFORE_BOX_RE.search(before)
+    trail = _AFTER_BOX_RE.match(text[end : end + 60])
+    words = lead.group() if lead is not None else trail.group() if trail is not None else ""
+    if not words or (_APPROXIMATOR_RE.search(words) and re.search(r"\d\.\d", content or "")):
+        return (
+            None  # a decimal is an approximation by nature: `about \\boxed{0.7854}` (its digits are checked)
+        )
+    return f"{words.strip()} {content}" if lead is not None else f"{content} {words.strip()}"
+
+
+def _hedged_last_box(text: str) -> str | None:
+    """Two boxed values where the clause of the last one offers it as an alternative (`\\boxed{8}.
+    (Alternatively \\boxed{7}.)`, `... if repetition is allowed, the answer is \\boxed{13}`): both, a hedge."""
+    boxes = [b for b in _outer_boxes(text) if b[2] is not None]
+    if len(boxes) < 2:
+        return None
+    (_, prev_end, prev), (start, _, last) = boxes[-2], boxes[-1]
+    lead = text[prev_end:start]
+    lead = lead[max((m.end() for m in _SENTENCE_START_RE.finditer(lead)), default=0) :]
+    if same_value(_unbox(prev).strip(), _unbox(last).strip()) or not offers_another(lead):
+        return None
+    return f"{_unbox(prev).strip()}, {_unbox(last).strip()}"
 
 
 def _phrase_answer_after(rest: str) -> str | None:
@@ -392,7 +415,10 @@ def _phrase_answer_after(rest: str) -> str | None:
         return None
     after = rest[matches[-1].end() :]
     answer = _clean_phrase_answer(after)
-    return answer if answer and not _revised_after(after) and not _is_prose(answer) else None
+    if not answer or _is_prose(answer):
+        return None
+    later = _sentence_rest(after)
+    return None if later is not None and _revises(screen(later, answer).text) else answer
 
 
 def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction | None:
@@ -412,8 +438,14 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 more = alternatives_after(text[_outer_boxes(text)[-1][1] :], boxed) if boxed else []
                 if more:  # `\\boxed{3} or 4`: a hedge between values is all of them, never the first
                     return Extraction(", ".join([boxed, *more]), "boxed")
-                later = _phrase_after_last_box(text) if "final_answer" in methods else None
-                return Extraction(later, "final_answer") if later else Extraction(boxed, "boxed")
+                qualified = _qualified_box(text) if boxed else None
+                if qualified is not None:  # `at least \\boxed{12}`, `\\boxed{12} is a lower bound`
+                    return Extraction(qualified, "qualified")
+                hedged = _hedged_last_box(text) if boxed else None
+                if hedged is not None:  # `\\boxed{8}. (Alternatively \\boxed{7}.)`
+                    return Extraction(hedged, "hedge")
+                later = _after_last_box(text) if "final_answer" in methods else None
+                return later or Extraction(boxed, "boxed")
         elif method == "gsm8k":
             found = _GSM8K_RE.findall(text)
             if found:
@@ -428,8 +460,14 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                         return None
                     continue
                 answer = _clean_phrase_answer(after)
-                if answer and not _revised_after(after):
-                    revised = _revised_value(drop_checks(after)) if _PLAIN_NUMBER_RE.match(answer) else None
+                rest = _sentence_rest(after) if answer else None
+                screened = screen(rest, answer) if rest is not None else None
+                hedge = _hedge(answer, screened) if screened is not None else None
+                if hedge is not None:  # "Final answer: 8. Hmm, or 7."
+                    return Extraction(hedge, "hedge")
+                if answer and not (screened is not None and _revises(screened.text)):
+                    checked = screened.text if screened is not None else after
+                    revised = _revised_value(checked) if _PLAIN_NUMBER_RE.match(answer) else None
                     return Extraction(revised or answer, "final_answer")  # "is 3. Wait, no, seven."
         elif method == "last_math":
             bare = text.strip()

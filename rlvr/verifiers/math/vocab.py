@@ -429,6 +429,11 @@ CHECK_CUES = (
     "try",
     "trying",
 )
+#: Reports that a check was done ("I verified by plugging in: 3 + 4 = 7"): the check's numbers are its own.
+CHECK_REPORTS = (
+    r"I\s+(?:have\s+)?(?:verified|checked|confirmed|double-checked)",
+    r"(?:verified|checked|confirmed)\s+(?:by|with|that|using)",
+)
 #: Words that open an example: whatever numbers follow are the example's, never a new answer.
 EXAMPLE_CUES = (r"for\s+example", r"for\s+instance", r"e\.g\.", r"as\s+an\s+example")
 #: Words that open a revision of a stated answer ("... \\boxed{3}. Hmm, actually it's four"): what follows
@@ -448,3 +453,88 @@ REVISION_WORDS = (
 #: Words that say a check found an error: they end the check (`extract.drop_checks`), so a conclusion after
 #: them may state a new answer. They do not open a revision by themselves ("2 would be wrong" revises nothing).
 ERROR_WORDS = ("wrong", "incorrect", "error", r"should\s+be", r"not\s+right", "mistake")
+
+# ---- What follows a committed answer (see `commitment.py`)
+#: Phrases of doubt: a clause with one offers its values as possibilities ("I'm not sure; it might be 7").
+UNCERTAINTY_PHRASES = (
+    r"not\s+(?:sure|certain)",
+    "unsure",
+    "uncertain",
+    r"(?:couldn't|could\s+not|can't|cannot)\s+(?:verify|confirm|check)",
+)
+#: Words that offer a value as one possibility ("maybe 7", "could be 7", "unless ..., in which case 7").
+HEDGE_MARKERS = (
+    *sorted(HEDGES),
+    "might",
+    "could",
+    "plausible",
+    "alternatively",
+    "alternative",
+    "otherwise",
+    "unless",
+    r"in\s+which\s+case",
+    r"would\s+be",
+)
+#: Predicates that say the value before them is wrong ("7 is wrong", "7 fails", "7 is off by one").
+REJECTION_PREDICATES = (
+    "not",
+    "n't",
+    "never",
+    "wrong",
+    "incorrect",
+    "false",
+    "invalid",
+    "impossible",
+    "off",
+    "fails?",
+    "failed",
+    r"does\s+not",
+    "cannot",
+    "extraneous",
+    "rejected",
+    r"ruled\s+out",
+    "excluded",
+    r"too\s+(?:big|small|large|many|few|high|low)",
+    r"a\s+(?:common\s+)?(?:mistake|trap|error|pitfall)",
+    r"(?:gives?|leads?\s+to)\s+a\s+contradiction",
+)
+#: Words that make what a clause says next a known wrong answer ("a common mistake is to say it's 7").
+PITFALL_WORDS = ("mistake", "trap", "tempting", "misconception", "pitfall", r"some\s+might\s+say")
+#: Titles of a section after the answer that explains or remarks on it (`## Explanation`, `Note:`, `Remark:`).
+SECTION_TITLES = ("explanation", "reasoning", "remark", "note", "check", "verification", "justification")
+#: Phrases right before a box that make its value a bound or a denial (`at least \\boxed{12}`, `not \\boxed{12}`).
+QUALIFIERS_BEFORE_BOX = (
+    r"at\s+least",
+    r"at\s+most",
+    "not",
+    "never",
+    r"(?:more|less|fewer|greater|smaller)\s+than",
+    "approximately",
+    "roughly",
+    "about",
+    "around",
+    "nearly",
+    "almost",
+)
+#: Phrases right after a box that make its value a bound or an estimate (`\\boxed{12} at least`, `is a lower bound`).
+QUALIFIERS_AFTER_BOX = (
+    r"at\s+least",
+    r"at\s+most",
+    r"or\s+(?:more|less|fewer|so|greater|higher|lower|above|below)",
+    r"(?:an?\s+)?(?:lower|upper)\s+bound",
+    "approximately",
+    "roughly",
+    r"an?\s+(?:estimate|approximation)",
+)
+#: Whose answer a phrase states when it is not the reply's own ("the expected answer is 7", "Reference answer:").
+ATTRIBUTIONS = (
+    "expected",
+    "reference",
+    "correct",
+    "official",
+    "given",
+    "intended",
+    "textbook",
+    r"book'?s?",
+    "key",
+)

@@ -1,0 +1,219 @@
+"""What the text after a committed answer (a box, an answer phrase) does to it.
+
+A reply commits to an answer; what follows may *revise* it ("Wait, ... it's 7"), *check* it ("let me verify
+with n = 10: 15"), *reject* another value ("so 7 is wrong", "7 is not it", "a common mistake is to say 7"),
+*hedge* ("Hmm, or 7", "could the answer be 7?", "I'm not sure; it might be 7", "unless ..., in which case 7"),
+or *explain* it (a "Remark"/"Explanation"/"Note" section). Checks, rejections and explanations leave the
+answer as it was; a revision replaces it; a hedge makes the answer all the values it offers (so it is wrong
+whatever the gold), unless a later revision settles it ("Wait, is it 7? No, 8.").
+
+`screen` removes from the text after a commitment what cannot revise it (checks, sections, rejected values)
+and the hedging sentences, and reports the values those hedges offered; the extractor then looks for a
+revision in what is left. The vocabulary is `vocab.py`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rlvr.verifiers.math.vocab import (
+    ATTRIBUTIONS,
+    CHECK_CUES,
+    CHECK_REPORTS,
+    ERROR_WORDS,
+    EXAMPLE_CUES,
+    HEDGE_MARKERS,
+    NUMBER_WORDS,
+    PITFALL_WORDS,
+    REJECTION_PREDICATES,
+    REVISION_WORDS,
+    SECTION_TITLES,
+    UNCERTAINTY_PHRASES,
+)
+
+_CHECK_CUE_RE = re.compile(r"\b(?:" + "|".join(CHECK_CUES) + r")\b", re.IGNORECASE)
+_EXAMPLE_CUE_RE = re.compile(r"\b(?:" + "|".join(EXAMPLE_CUES) + r")(?!\w)", re.IGNORECASE)
+_INSTANCE_RE = re.compile(
+    r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d|\b(?:smaller|small|special|simple)\s+case"
+)
+_CHECK_END_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS + ERROR_WORDS) + r")\b|\bno,", re.IGNORECASE)
+_SENTENCE_END_RE = re.compile(r"(?<!\d)\.(?:\s|$)|\n")
+_PARAGRAPH_RE = re.compile(r"\n\s*\n")
+# a section after the answer that explains or remarks on it: `## Explanation`, `*Verification:*`, `(Note: ...)`
+_TITLES = "(?:" + "|".join(SECTION_TITLES) + ")s?"
+_SECTION_RE = re.compile(
+    r"(?:^|\n)[ \t]*(?:#+[ \t]*|\*{1,2}|__?)?" + _TITLES + r"\b|(?:^|[.!?]\s+|\(\s*)" + _TITLES + r"\s*:",
+    re.IGNORECASE,
+)
+# a value in a sentence: a box, a math span, a number, a number word
+_VALUE_RE = re.compile(
+    r"\\(?:boxed|fbox)\s*\{(?P<box>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"
+    r"|\$(?P<span>[^$]+)\$"
+    r"|(?<![\w.])(?P<num>-?\d+(?:\.\d+)?)(?![\w.]*\d)"
+    r"|\b(?P<word>"
+    + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+_LABEL_RE = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
+# a clause: up to a sentence end, a semicolon or a line break (a period inside `2.5` or `e.g.` ends nothing)
+_CLAUSE_RE = re.compile(r"(?:[^.!?;\n]|\.(?=\S))*(?:[.!?;]+|\n|$)")
+_UNCERTAIN_RE = re.compile(r"\b(?:" + "|".join(UNCERTAINTY_PHRASES) + r")\b", re.IGNORECASE)
+_HEDGE_RE = re.compile(r"\b(?:" + "|".join(HEDGE_MARKERS) + r")\b", re.IGNORECASE)
+_LEADING_OR_RE = re.compile(
+    r"^[\s(*]*(?:(?:" + "|".join(REVISION_WORDS) + r"|but|and)\W+)*or\b", re.IGNORECASE
+)
+# a value said to be wrong right after it ("7 is wrong", "7, was wrong", "7 fails", "7 is not it")
+_REJECTED_AFTER_RE = re.compile(
+    r"^[\s$}),]*(?:\w+\s+){0,3}?(?:is|was|are|were|would\s+be)?\s*(?:"
+    + "|".join(REJECTION_PREDICATES)
+    + r")\b",
+    re.IGNORECASE,
+)
+_NEGATED_BEFORE_RE = re.compile(r"\b(?:not|never|n't|no\s+longer|instead\s+of|rather\s+than)\W+(?:\w+\W+)?$")
+_PITFALL_RE = re.compile(r"\b(?:" + "|".join(PITFALL_WORDS) + r")\b", re.IGNORECASE)
+_OPENER_RE = re.compile(
+    r"^[\s(*]*(?:(?:" + "|".join(REVISION_WORDS) + r"|therefore|thus|hence|so)\b|no,)", re.IGNORECASE
+)
+# a value offered under a condition in brackets: `Answer: 7 (if we exclude the endpoint)`
+_CONDITIONAL_RE = re.compile(r"\(\s*(?:if|when|assuming|unless|provided)\b", re.IGNORECASE)
+# an answer attributed to someone else ("The expected answer is 7", "Reference answer: 7"): a second answer
+_ATTRIBUTED_RE = re.compile(r"\b(?:" + "|".join(ATTRIBUTIONS) + r")\s+(?:final\s+)?answers?\b", re.IGNORECASE)
+# a clause that opens one of several parallel answers: `If n is odd:`, `Case 2 gives`, `Answer B:`
+_PARALLEL_RE = re.compile(
+    r"^[\s(*#]*(?:if|when|case|otherwise|alternative(?:ly)?|answer\s+[A-Z0-9]\b|(?:for|in)\s+part)\b",
+    re.IGNORECASE,
+)
+# a report that a check was done ("I verified by plugging in: ..."): what it computes is the check's
+_REPORT_RE = re.compile(r"\b(?:" + "|".join(CHECK_REPORTS) + r")\b", re.IGNORECASE)
+
+
+def drop_checks(after: str) -> str:
+    """`after` (what follows a committed answer) without its checks: the numbers of a check are not a new answer.
+
+    A check tests the answer on an instance: a check word (`verify`, `check`, `plug in`, ...) whose sentence sets
+    a variable to a value (`with n = 10`, `for x = 2`) or names a small case, or an example word (`for example`,
+    `e.g.`). It runs to the end of its paragraph, or up to a revision or error word (`wait`, `wrong`, ...),
+    after which the text may revise the answer again. A recheck of the problem itself ("let me recheck: 3 + 4 is
+    7") tests no instance, so it may revise; an answer phrase is a commitment and is never dropped by callers.
+    """
+    out: list[str] = []
+    pos = look = 0  # text before `pos` is settled; cues are searched from `look`
+    while True:
+        check = _CHECK_CUE_RE.search(after, look)
+        example = _EXAMPLE_CUE_RE.search(after, look) or _REPORT_RE.search(after, look)
+        if example is not None and (check is None or example.start() <= check.start()):
+            cue = example
+        elif check is not None:
+            end = _SENTENCE_END_RE.search(after, check.end())
+            if not _INSTANCE_RE.search(after, check.end(), end.start() if end else len(after)):
+                look = check.end()  # no instance: not a check (yet); look further
+                continue
+            cue = check
+        else:
+            out.append(after[pos:])
+            return "".join(out)
+        paragraph = _PARAGRAPH_RE.search(after, cue.end())
+        stop = paragraph.start() if paragraph else len(after)
+        correction = _CHECK_END_RE.search(after, cue.end(), stop)
+        stop = correction.start() if correction else stop
+        out.append(after[pos : cue.start()] + " ")
+        pos = look = stop
+
+
+def drop_sections(after: str) -> str:
+    """`after` up to its first explaining section (`## Explanation`, `Note:`, `Remark:`): they explain, not answer."""
+    m = _SECTION_RE.search(after)
+    return after[: m.start()] if m else after
+
+
+@dataclass
+class Screened:
+    """The text after a commitment without what cannot revise it, and what its hedges offered."""
+
+    text: str
+    hedged: list[str] = field(default_factory=list)
+    settled: bool = False  # a revision opener with a value follows the last hedge ("... 7? No, 8.")
+    withdrawn: bool = False  # the committed value itself is said to be wrong ("8 is wrong")
+
+
+def _values(clause: str) -> list[tuple[int, int, str]]:
+    """(start, end, value) of each value a clause states (`$n = 7$` states 7)."""
+    out = []
+    for m in _VALUE_RE.finditer(clause):
+        if m.group("word"):
+            value = NUMBER_WORDS[m.group("word").lower()]
+        else:
+            value = _LABEL_RE.sub("", (m.group("box") or m.group("span") or m.group("num")).strip())
+        out.append((m.start(), m.end(), value.strip()))
+    return out
+
+
+def _rejected(clause: str, start: int, end: int) -> bool:
+    """Whether the value at clause[start:end] is said to be wrong: `7 is wrong`, `not 7`, `a mistake ... 7`."""
+    if _REJECTED_AFTER_RE.match(clause[end:]) or _NEGATED_BEFORE_RE.search(clause[:start]):
+        return True
+    return bool(_PITFALL_RE.search(clause[:start])) and not _OPENER_RE.match(clause)
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two stated values are the same number (`8` and `8.0`) or the same text."""
+    try:
+        return float(a.replace(",", "")) == float(b.replace(",", ""))
+    except ValueError:
+        return a.replace(" ", "") == b.replace(" ", "")
+
+
+def is_hedge(clause: str) -> bool:
+    """Whether a clause offers what it states as a possibility (a question, doubt, `maybe`, `alternatively`,
+    `would be`, a leading `or`, a bracketed condition)."""
+    return bool(
+        clause.rstrip().endswith("?")
+        or _UNCERTAIN_RE.search(clause)
+        or _HEDGE_RE.search(clause)
+        or _LEADING_OR_RE.match(clause)
+        or _CONDITIONAL_RE.search(clause)
+    )
+
+
+def offers_another(lead: str) -> bool:
+    """Whether the clause leading to a later box offers it beside an earlier one rather than instead of it:
+    a hedge, a parallel case (`If n is odd:`, `Case 2 gives`, `Answer B:`) or someone else's answer
+    (`Reference answer:`), with no revision word (`Wait, the correct answer is` replaces)."""
+    if _OPENER_RE.match(lead):
+        return False
+    return is_hedge(lead) or bool(_PARALLEL_RE.match(lead) or _ATTRIBUTED_RE.search(lead))
+
+
+def screen(after: str, committed: str) -> Screened:
+    """Checks, explaining sections and rejected values dropped from `after`; hedging clauses taken out with the
+    values they offer (other than `committed`). See the module docstring."""
+    text = drop_sections(drop_checks(after))
+    out: list[str] = []
+    hedged: list[str] = []
+    last_hedge = -1
+    withdrawn = False
+    for m in _CLAUSE_RE.finditer(text):
+        clause = m.group()
+        found = _values(clause)
+        kept = []
+        for s, e, v in found:
+            if _rejected(clause, s, e):
+                withdrawn = withdrawn or same_value(v, committed)
+                clause = clause[:s] + " " * (e - s) + clause[e:]  # a rejected value revises nothing
+            else:
+                kept.append(v)
+        hedge = kept and (
+            is_hedge(clause) or (_ATTRIBUTED_RE.search(clause) and not _OPENER_RE.match(clause))
+        )
+        if hedge:
+            hedged += [v for v in kept if not same_value(v, committed) and v not in hedged]
+            last_hedge = len("".join(out)) + len(clause)
+            clause = " " * len(clause)
+        out.append(clause)
+    screened = "".join(out)
+    settled = last_hedge >= 0 and any(
+        _OPENER_RE.match(c.group()) and _values(c.group()) for c in _CLAUSE_RE.finditer(screened[last_hedge:])
+    )
+    return Screened(screened, hedged, settled, withdrawn)
