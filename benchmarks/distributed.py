@@ -11,7 +11,9 @@ sync and the final checkpoint are not counted):
 - mu: generation seconds per rollout over training seconds per sample (device-seconds, as the single-process
   loop charges it); mu_tp: the paper's (K_train / T) / (K_inf / W) over the same wall time (async only);
 - age: policy versions between a trained rollout's generation and its use (mean over the run; the largest seen,
-  which async mode bounds by buffer.staleness.max_age; the single-process loop does not log a max).
+  which async mode bounds by buffer.staleness.max_age).
+
+All runs go through the one loop (`rlvr.train.loop.Trainer`), on `LocalRuntime` or `RayRuntime`.
 
 On a 2-core machine W + T actors compete for the same cores, so more actors need not be faster here; the
 table is meant to be re-run on a machine with a core (or GPU) per actor.
