@@ -212,10 +212,19 @@ def evaluate_backend(
     todo = _todo(chosen, samples, set(reuse))
     new: list[EvalSample] = []
     bar = None
+    moved = [0]  # completions the backend reported during the current batch
+    hook = getattr(backend, "on_completions", None)
     if progress and todo:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=sum(len(m) for _, m in todo), desc=f"eval {settings['env']}", unit="sample")
+        shown = tqdm(total=sum(len(m) for _, m in todo), desc=f"eval {settings['env']}", unit="sample")
+        bar = shown
+
+        def advance(k: int) -> None:  # the bar moves as each completion finishes, not once per batch
+            moved[0] += k
+            shown.update(k)
+
+        backend.on_completions = advance
     try:
         start = 0
         while start < len(todo):
@@ -226,16 +235,18 @@ def evaluate_backend(
                     break
                 batch.append(todo[start + len(batch)])
             start += len(batch)
+            moved[0] = 0
             graded = _run_batch(
                 backend, built, batch, n, sampling, use_chat, settings["hash"], verify, group_by
             )
             new.extend(graded)
             if on_batch is not None:
                 on_batch(graded)
-            if bar is not None:
-                bar.update(len(graded))
+            if bar is not None and len(graded) > moved[0]:  # a backend that reports nothing (or less)
+                bar.update(len(graded) - moved[0])
     finally:
         if bar is not None:
+            backend.on_completions = hook
             bar.close()
     all_samples = [*reuse.values(), *new]
     first = next((s.prompt for s in sorted(all_samples, key=lambda s: s.index) if s.key == chosen[0].key), "")

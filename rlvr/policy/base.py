@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,6 +61,9 @@ class GenerationBackend(ABC):
 
     #: Version of the weights currently loaded (incremented by the learner on each sync).
     policy_version: int = 0
+    #: Called with how many completions just finished, while `generate` runs (a progress bar's `update`);
+    #: None: not called. Backends call it as their engine reports finished sequences.
+    on_completions: Callable[[int], None] | None = None
 
     @abstractmethod
     def generate(self, prompts: Sequence[Prompt], n: int, sampling: SamplingParams) -> list[list[Generation]]:

@@ -9,7 +9,7 @@ was drawn from. Sampling semantics are those of transformers' warpers: temperatu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -52,8 +52,11 @@ def sample(
     pad_id: int,
     generator: torch.Generator,
     tokenizer: Any = None,
+    on_done: Callable[[int], None] | None = None,
 ) -> tuple[list[list[int]], list[list[float]]]:
     """Sample `n` completions per prompt; returns token ids and their log-probs, prompt-major (row p*n + j).
+
+    `on_done(k)` is called whenever k rows finish (a progress bar moves per completion, not per batch).
 
     Rows stop at an EOS (kept) or, when `tokenizer` is given, once a stop string shows up in the decoded tail;
     the exact cut is left to `prompts.finish_completion`.
@@ -116,7 +119,11 @@ def sample(
             hits = [_stop_hit(tokenizer, tokens[row], stop, window) for row in live_list]
             finished |= torch.tensor(hits, dtype=torch.bool, device=device)
         if step == sampling.max_new_tokens - 1:
+            if on_done is not None:
+                on_done(int(live.numel()))  # the rest stop at the length limit
             break
+        if on_done is not None and bool(finished.any()):
+            on_done(int(finished.sum()))
         keep = (~finished).nonzero()[:, 0]
         if keep.numel() == 0:
             break

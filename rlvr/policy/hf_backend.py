@@ -164,7 +164,10 @@ class HFBackend(GenerationBackend):
         self.model.eval()
         try:
             if self.decoder == "generate":
-                return self._generate_chunk([ids for ids in prompt_ids for _ in range(n)], sampling, seed)
+                out = self._generate_chunk([ids for ids in prompt_ids for _ in range(n)], sampling, seed)
+                if self.on_completions is not None:  # transformers' generate reports nothing sooner
+                    self.on_completions(len(prompt_ids) * n)
+                return out
             return sample(
                 self.model,
                 prompt_ids,
@@ -174,6 +177,7 @@ class HFBackend(GenerationBackend):
                 pad_id=self._pad,
                 generator=torch.Generator(device=self.device).manual_seed(seed),
                 tokenizer=self.tokenizer if sampling.stop else None,
+                on_done=self.on_completions,
             )
         finally:
             self.model.train(was_training)

@@ -15,10 +15,12 @@ their top-level code under `if __name__ == "__main__":`.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,47 @@ from rlvr.core.types import Prompt
 from rlvr.policy.base import Generation, GenerationBackend, SamplingParams
 from rlvr.policy.models import resolve_dtype, resolve_model_path
 from rlvr.policy.prompts import encode_prompt, eos_token_ids, finish_completion
+
+
+class CompletionCounter:
+    """What vLLM's `use_tqdm` hook needs of a tqdm bar, forwarding each finished request's completions.
+
+    vLLM calls `update(k)` when a request finishes with k outputs; `copies` scales it where the backend
+    repeats one greedy decode. It reads `format_dict["elapsed"]` and sets `postfix` for its speed display.
+    It also wraps the loop that adds requests (`factory(iterable, ...)`): that passes through uncounted.
+    """
+
+    def __init__(
+        self, callback: Callable[[int], None], copies: int = 1, iterable: Any = None, **_: Any
+    ) -> None:
+        self.callback = callback
+        self.copies = copies
+        self.iterable = iterable
+        self.n = 0
+        self.postfix = ""
+        self._start = time.monotonic()
+
+    @property
+    def format_dict(self) -> dict[str, float]:
+        """Elapsed seconds (vLLM divides token counts by it)."""
+        return {"elapsed": max(time.monotonic() - self._start, 1e-6)}
+
+    def update(self, n: int = 1) -> None:
+        """Count n finished outputs and report them."""
+        self.n += n
+        self.callback(n * self.copies)
+
+    def __iter__(self) -> Any:
+        return iter(self.iterable if self.iterable is not None else ())
+
+    def __len__(self) -> int:
+        return len(self.iterable) if self.iterable is not None else 0
+
+    def refresh(self) -> None:
+        """Nothing to draw."""
+
+    def close(self) -> None:
+        """Nothing to release."""
 
 
 def _configure_cpu_env(kv_cache_gib: float) -> bool:
@@ -133,7 +176,12 @@ class VLLMBackend(GenerationBackend):
             self._sampling(n, sampling, derive_seed(call_seed, "prompt", i) % (2**31))
             for i in range(len(encoded))
         ]
-        outputs = self.llm.generate([{"prompt_token_ids": ids} for _, ids in encoded], params, use_tqdm=False)
+        progress: Any = False
+        if self.on_completions is not None:  # vLLM's progress hook: a tqdm-like object per generate call
+            progress = functools.partial(CompletionCounter, self.on_completions, copies)
+        outputs = self.llm.generate(
+            [{"prompt_token_ids": ids} for _, ids in encoded], params, use_tqdm=progress
+        )
         results: list[list[Generation]] = []
         for (text, ids), out in zip(encoded, outputs):
             group = []
