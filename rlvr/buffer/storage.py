@@ -58,7 +58,7 @@ class ListStorage(Storage):
     def get(self, slots: np.ndarray) -> list[Rollout]:
         """The rollouts in `slots`."""
         store = self._items
-        return [store[s] for s in slots.tolist()]  # type: ignore[misc]
+        return [store[s] for s in slots.tolist()]
 
     def clear(self, slots: np.ndarray) -> None:
         """Drop references to the items in `slots`."""

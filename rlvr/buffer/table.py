@@ -29,8 +29,10 @@ _ARRAYS: dict[str, tuple[Any, Any]] = {  # name -> (dtype, empty value)
     "group_mean": (np.float64, 0.0),
     "relabeled": (bool, False),
 }
-_COUNTERS = ("next_serial", "inserted", "dropped", "evicted_capacity", "evicted_age", "evicted_uses")
-_COUNTERS += ("draws", "used_unique", "relabeled_inserted")
+_COUNTERS: tuple[str, ...] = (
+    "next_serial", "inserted", "dropped", "evicted_capacity", "evicted_age", "evicted_uses", "draws", "used_unique",
+    "relabeled_inserted",
+)  # fmt: skip
 
 
 class SlotTable:

@@ -39,7 +39,7 @@ def _check(args: argparse.Namespace) -> int:
     check_env(env.unwrapped)
     _, info = env.reset(seed=0)
     print(
-        f"{args.env_id}: passes gymnasium's check_env; first example {info['example_key']} of {env.unwrapped.task!r}"
+        f"{args.env_id}: passes gymnasium's check_env; first example {info['example_key']} of {getattr(env.unwrapped, 'task', None)!r}"
     )
     env.close()
     return 0

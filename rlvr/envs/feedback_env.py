@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, SupportsFloat
 
+import gymnasium as gym
+
 from rlvr.core.errors import ConfigError
 from rlvr.core.types import Example, Prompt, Verdict
 from rlvr.envs.templates import FEEDBACK_TEMPLATES
@@ -88,10 +90,12 @@ class FeedbackEnv(VerifiedEnv):
         self._rewards = []
 
     def _observation(self) -> Prompt:
-        base = self.template.render(self.example, chat=self.chat)  # type: ignore[arg-type]
-        if self.chat:
-            return (*base, *({"role": m["role"], "content": m["content"]} for m in self._turns))  # type: ignore[misc]
-        return "\n\n".join([base, *(m["content"] for m in self._turns)])  # type: ignore[list-item]
+        if self.example is None:
+            raise gym.error.ResetNeeded("the episode never started: call reset() first")
+        base = self.template.render(self.example, chat=self.chat)
+        if isinstance(base, tuple):  # chat messages (self.chat)
+            return (*base, *({"role": m["role"], "content": m["content"]} for m in self._turns))
+        return "\n\n".join([base, *(m["content"] for m in self._turns)])
 
     def _info(self, verdict: Verdict | None = None) -> dict[str, Any]:
         info = super()._info(verdict)

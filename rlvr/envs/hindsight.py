@@ -17,6 +17,8 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from rlvr.core.errors import ConfigError
 from rlvr.core.types import Example, Prompt, Rollout
 from rlvr.envs.verified_env import VerifiedEnv
@@ -55,7 +57,7 @@ def hindsight_fns(
             rollout,
             example_key=relabeled.key,
             prompt=prompt if isinstance(prompt, str) else base.template.render_text(relabeled),
-            prompt_ids=list(tokenize(prompt)),
+            prompt_ids=np.asarray(tokenize(prompt), dtype=np.int64),
             verdict=verdict,
             reward=float(base.reward_fn(verdict, relabeled)),
             goal=relabeled.goal,

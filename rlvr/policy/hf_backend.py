@@ -15,7 +15,7 @@ unfiltered policy. Greedy decoding (temperature 0) reports log_softmax(logits), 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -192,7 +192,7 @@ class HFBackend(GenerationBackend):
         )
         self._calls += 1
         per_chunk = max(1, self.max_batch_size // n)  # whole prompts per chunk: all n samples share a prefill
-        chunks = range(0, len(encoded), per_chunk)
+        chunks: Iterable[int] = range(0, len(encoded), per_chunk)
         if self.show_progress:
             from tqdm.auto import tqdm
 

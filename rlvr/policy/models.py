@@ -183,7 +183,8 @@ def load_model(
         ) from exc
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model.to(device)
+    # transformers types PreTrainedModel.to as functools.wraps(nn.Module.to), which reads as unbound: wrong stub
+    model.to(device)  # type: ignore[arg-type]
     return model, tokenizer
 
 
@@ -250,7 +251,7 @@ def tiny_model(
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = LlamaForCausalLM(config)
-    model.to(resolve_dtype(dtype))
+    model.to(resolve_dtype(dtype))  # type: ignore[arg-type]  # transformers' wraps-typed .to, as above
     model.generation_config.pad_token_id = tokenizer.pad_token_id
     folder = Path(save_dir) if save_dir is not None else Path(tempfile.mkdtemp(prefix="rlvr-tiny-"))
     folder.mkdir(parents=True, exist_ok=True)

@@ -12,23 +12,25 @@ from typing import Any
 import numpy as np
 
 from rlvr.core.errors import ConfigError, DataError
-from rlvr.core.types import Prompt
+from rlvr.core.types import Message, Prompt
 
 
 def render_prompt(tokenizer: Any, prompt: Prompt) -> tuple[str, bool]:
     """Return (text, is_chat): chat-message prompts go through the tokenizer's chat template."""
     if isinstance(prompt, str):
         return prompt, False
-    if isinstance(prompt, Sequence) and all(isinstance(m, Mapping) for m in prompt) and prompt:
+    # typed as messages (not a str); still checked, for callers outside the type checker's view
+    chat: Sequence[Message] = prompt
+    if isinstance(chat, Sequence) and all(isinstance(m, Mapping) for m in chat) and chat:
         if not getattr(tokenizer, "chat_template", None):
             raise ConfigError(
                 "got chat-message prompts but the tokenizer has no chat template; use a chat model "
                 "(e.g. 'smollm2-135m'), set tokenizer.chat_template, or pass plain-text prompts"
             )
-        for message in prompt:
+        for message in chat:
             if "role" not in message or "content" not in message:
                 raise DataError(f"chat message {dict(message)!r} needs 'role' and 'content' keys")
-        messages = [dict(m) for m in prompt]
+        messages = [dict(m) for m in chat]
         text = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
         return str(text), True
     raise DataError(

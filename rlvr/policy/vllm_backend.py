@@ -176,18 +176,23 @@ class VLLMBackend(GenerationBackend):
             self._sampling(n, sampling, derive_seed(call_seed, "prompt", i) % (2**31))
             for i in range(len(encoded))
         ]
+        from vllm.inputs import TokensPrompt
+
+        requests = [TokensPrompt(prompt_token_ids=ids) for _, ids in encoded]
         progress: Any = False
         if self.on_completions is not None:  # vLLM's progress hook: a tqdm-like object per generate call
             progress = functools.partial(CompletionCounter, self.on_completions, copies)
-        outputs = self.llm.generate(
-            [{"prompt_token_ids": ids} for _, ids in encoded], params, use_tqdm=progress
-        )
+        outputs = self.llm.generate(requests, params, use_tqdm=progress)
         results: list[list[Generation]] = []
         for (text, ids), out in zip(encoded, outputs):
             group = []
             for comp in out.outputs:
                 token_ids = list(comp.token_ids)
-                logprobs = [float(step[tok].logprob) for tok, step in zip(token_ids, comp.logprobs or [])]
+                logprobs = [  # a step without log-probs is left out: the length check below then fails
+                    float(step[tok].logprob)
+                    for tok, step in zip(token_ids, comp.logprobs or [])
+                    if step is not None
+                ]
                 if len(logprobs) != len(token_ids):
                     raise RuntimeError(
                         f"vLLM returned {len(logprobs)} log-probs for {len(token_ids)} tokens; "
@@ -255,7 +260,8 @@ class VLLMBackend(GenerationBackend):
             core = getattr(engine, "engine_core", None)
             if core is not None and hasattr(core, "shutdown"):
                 core.shutdown()
-            self.llm = None
-        if getattr(self, "sync_dir", None) is not None:
-            shutil.rmtree(self.sync_dir, ignore_errors=True)
+            del self.llm  # getattr above finds none: a second close() is a no-op
+        sync_dir = getattr(self, "sync_dir", None)
+        if sync_dir is not None:
+            shutil.rmtree(sync_dir, ignore_errors=True)
             self.sync_dir = None

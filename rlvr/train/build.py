@@ -245,13 +245,14 @@ def evaluate_held_out(
     ec = config.eval
     out: dict[str, float] = {"eval/num_problems": float(len(examples))}
     if ec.gold_prob:
-        model = getattr(backend, "model", None)
-        if model is None or not hasattr(model, "parameters"):
+        # not in the GenerationBackend protocol: the HF backend (or a user's torch one) has both
+        model, tokenizer = getattr(backend, "model", None), getattr(backend, "tokenizer", None)
+        if model is None or tokenizer is None or not hasattr(model, "parameters"):
             raise ConfigError(
                 "eval.gold_prob scores gold completions with the generation backend's torch model; "
                 "use rollout.backend=hf or set eval.gold_prob=false"
             )
-        out["eval/gold_prob"] = float(np.mean(gold_probability(model, backend.tokenizer, env, examples)))
+        out["eval/gold_prob"] = float(np.mean(gold_probability(model, tokenizer, env, examples)))
     if ec.samples:  # 0: only the exact gold-probability evaluation
         sampling = SamplingParams(
             temperature=ec.temperature,

@@ -39,7 +39,7 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=ConfigLoader)  # safe: ConfigLoader is a SafeLoader
 
 
-class _Replace(dict):  # type: ignore[type-arg]
+class _Replace(dict[str, Any]):
     """A mapping given whole on the command line (`env.kwargs={}`): it replaces, never merges."""
 
 

@@ -17,6 +17,12 @@ import time
 if "send" not in globals():  # in the sandbox wire.py's source is prepended to this file's instead
     from rlvr.verifiers.code.wire import WireError, recv, send
 
+# Globals the sandbox gives this file: declared, not assigned, for type checkers (ruff still wants its noqa)
+DATA: bytes
+RPC_IN: int
+RPC_OUT: int
+REPORT: int
+
 
 class ProgramGone(Exception):
     """The program exited, crashed or broke the protocol: it answers no more calls."""
@@ -28,7 +34,7 @@ class CandidateError(Exception):
 
 class State:
     gone = ""
-    output = []
+    output: "list[str]" = []  # a string: the sandbox's interpreter may predate list[str]
     program = ""
 
 
@@ -69,7 +75,7 @@ def candidate_exception(type_name, message):
         exc = cls(message)
     except Exception:
         exc = CandidateError(message)
-    exc.rlvr_program_error = type_name
+    exc.__dict__["rlvr_program_error"] = type_name  # read back with getattr in rebuild_error
     return exc
 
 

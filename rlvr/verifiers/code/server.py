@@ -12,6 +12,10 @@ import sys
 if "send" not in globals():  # in the sandbox wire.py's source is prepended to this file's instead
     from rlvr.verifiers.code.wire import WireError, encode, recv, send
 
+# Set by the verifier's header before this source: declared, not assigned, for type checkers
+SOLUTION_PATH: str
+MODULE_NAME: str
+
 MAX_CHARS = 2000
 
 
@@ -46,7 +50,7 @@ def serve(path, module_name):
         source = f.read()
     module = type(sys)(module_name)
     module.__file__ = os.path.abspath(path)
-    module.__builtins__ = builtins
+    module.__dict__["__builtins__"] = builtins
     sys.modules[module_name] = module
     exec(compile(source, path, "exec"), module.__dict__)
     while True:

@@ -200,7 +200,7 @@ class CodeVerifier(Verifier):
                 )  # fmt: skip
         labels = [label for kind, _, label in tests.steps if kind == "test"]
         missing = "timeout" if result.timed_out else "memory" if result.memory_exceeded else "not_run"
-        details = []
+        details: list[dict[str, Any]] = []  # decoded JSON events from the judge
         for i, label in enumerate(labels):
             e = by_index.get(i)
             if e is None:

@@ -23,6 +23,11 @@ import os
 import resource
 import sys
 
+# typing.TYPE_CHECKING without importing typing into every sandbox: False when run, True for type checkers
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # in the sandbox inside_seccomp.py's source follows this file's and defines these
+    from rlvr.verifiers.sandbox.inside_seccomp import install_seccomp, join_fresh_session_keyring
+
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
 CLONE_NEWUTS = 0x04000000
@@ -203,7 +208,7 @@ def run_program(run):
     sys.path[:] = [run["workdir"], *(p for p in sys.path if p), *run["python_paths"]]
     module = type(sys)("__main__")
     module.__file__ = main_path
-    module.__builtins__ = __builtins__
+    module.__dict__["__builtins__"] = __builtins__
     sys.modules["__main__"] = module
     try:
         code = compile(run["code"], main_path, "exec")
@@ -223,7 +228,7 @@ def run_program(run):
 
 
 def read_all(fd):
-    chunks = []
+    chunks: list[bytes] = []  # a local annotation: never evaluated, so any Python 3 runs it
     while True:
         chunk = os.read(fd, 1 << 20)
         if not chunk:
@@ -270,11 +275,11 @@ def child_setup(run, uid, gid, fdmap, limits, oom_adj, program):
         pass
     move_fds(fdmap)
     set_rlimits(limits)
-    join_fresh_session_keyring()  # noqa: F821 (inside_seccomp.py) - never the host's session keyring
+    join_fresh_session_keyring()  # (inside_seccomp.py) never the host's session keyring
     drop_privileges(uid, gid)
     if program:
         prctl(PR_SET_DUMPABLE, 1)  # changing uid made it non-dumpable, which would hide its own /proc/self
-        install_seccomp()  # noqa: F821 (inside_seccomp.py) - after no_new_privs, before the program's code
+        install_seccomp()  # (inside_seccomp.py) after no_new_privs, before the program's code
 
 
 SETUP_FAILED = 3

@@ -152,5 +152,8 @@ def _main(args):
         cold_main(args)
 
 
+ARGS: dict  # injected by the host's launcher: declared, not assigned, for type checkers
+
+
 if __name__ == "__rlvr_inside__":
     _main(ARGS)  # noqa: F821 - ARGS is injected by the host's launcher

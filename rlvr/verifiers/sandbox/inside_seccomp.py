@@ -49,7 +49,7 @@ def seccomp_program(machine):
         raise OSError(f"the sandbox's seccomp filter knows no syscall table for {machine!r}")
     arch, nr = SECCOMP_ARCHES[machine]
     # (code, true label or None, false label or None, k) with symbolic jump targets, resolved below
-    body = [
+    body: list[tuple[int, str | None, str | None, int]] = [  # local annotation: never evaluated
         (LD_W_ABS, None, None, ARCH_OFFSET),
         (JEQ_K, None, "kill", arch),
         (LD_W_ABS, None, None, NR_OFFSET),
