@@ -256,3 +256,30 @@ def test_drop_checks_keeps_the_text_around_a_check_word_without_an_instance() ->
 
     assert drop_checks("We check this. Actually 7.") == "We check this. Actually 7."
     assert drop_checks("Let me check with n = 2: 5.\n\nSo 7.") == "Let me  \n\nSo 7."
+
+
+# ---- round 2, no box: the value a last sentence states, not one it compares with; remarks after a proof
+@pytest.mark.parametrize(
+    "pred, right, wrong",
+    [
+        (r"The angle is $60^\circ$, twice the $30^\circ$ angle.", "60", "30"),
+        (
+            r"The probability is $\frac{1}{3}$, compared to $\frac{1}{2}$ for a fair coin.",
+            r"\frac13",
+            r"\frac12",
+        ),
+        ("The limit is $1$, not $0$ as one might expect.", "1", "0"),
+        ("The remainder is 3 when divided by 5.", "3", "5"),
+        ("Thus $n = 8$.\n\n$\\blacksquare$\n\nRemark: for $n = 7$ the bound fails.", "8", "7"),
+        (r"The area is $\pi r^2$, which is $4\pi$.", r"4\pi", r"\pi r^2"),  # a copula states the later value
+        ("Answer: 5 hours\n\nThe train would need 2.5 more hours at 120 km/h.", "5", "120"),  # an aside
+    ],
+)
+def test_the_value_a_sentence_states(verifier: MathVerifier, pred: str, right: str, wrong: str) -> None:
+    _check(verifier, pred, right, True)
+    _check(verifier, pred, wrong, False)
+
+
+def test_assignments_to_two_names_are_one_answer(verifier: MathVerifier) -> None:
+    assert _check(verifier, "So $x = 3$, and then $y = 2$.", "2", False)["extracted"] == "x = 3, y = 2"
+    assert _check(verifier, "we get $a$ and then $b+1$", "b+1", True)["extracted"] == "b+1"

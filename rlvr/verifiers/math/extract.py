@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rlvr.verifiers.math.commitment import Screened, offers_another, same_value, screen
+from rlvr.verifiers.math.commitment import _SECTION_RE, Screened, offers_another, same_value, screen
 from rlvr.verifiers.math.structure import other_options
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
     APPROXIMATORS,
     CONTRASTS,
+    COPULAS,
     NEGATION_AFTER_PHRASE,
     NUMBER_WORDS,
     PROSE_MATH_NAMES,
@@ -24,6 +25,7 @@ from rlvr.verifiers.math.vocab import (
     QUALIFIERS_BEFORE,
     QUALIFIERS_BEFORE_BOX,
     REVISION_WORDS,
+    SUBORDINATORS,
     VALUE_WORDS,
 )
 
@@ -201,6 +203,46 @@ _ALTERNATIVE_RE = re.compile(
 
 
 _SPAN_GAP_RE = re.compile(r"^\s*(?:,|;|/|\band\b|\bor\b)\s*$")
+# `$x = 3$, and then $y = 2$`: assignments to different names joined by a conjunction are one answer
+_ASSIGNMENT_GAP_RE = re.compile(r"^\s*,?\s*(?:and\s+)?(?:then\s+)?$")
+_ASSIGNMENT_RE = re.compile(r"^\s*([A-Za-z](?:_\{?\w+\}?)?)\s*=")
+# between two values of one sentence: the later one is subordinate to the earlier (`$60^\circ$, twice the
+# $30^\circ$ angle`, `3 when divided by 5`) when the words between subordinate it and none states it
+_SUBORDINATE_RE = re.compile(r"\b(?:" + "|".join(SUBORDINATORS) + r")\b", re.IGNORECASE)
+_STATES_RE = re.compile(r"\b(?:" + "|".join(COPULAS) + r")\b|=", re.IGNORECASE)
+_QED_RE = re.compile(r"\$*\s*\\(?:blacksquare|qed|square|Box)(?![a-zA-Z])\s*\$*|∎|\bQ\.E\.D\.")
+
+
+def _assignments_joined(text: str, first: re.Match[str], second: re.Match[str]) -> bool:
+    """Whether two spans assign different names and only a conjunction (`, and then`) stands between them."""
+    a = _ASSIGNMENT_RE.match(next(g for g in first.groups() if g is not None))
+    b = _ASSIGNMENT_RE.match(next(g for g in second.groups() if g is not None))
+    gap = text[first.end() : second.start()]
+    return (
+        a is not None and b is not None and a.group(1) != b.group(1) and bool(_ASSIGNMENT_GAP_RE.match(gap))
+    )
+
+
+def _principal(text: str, values: list[tuple[int, int]]) -> int:
+    """Index of the value that a reply's last sentence states: the last one, unless the words before it in
+    the same sentence subordinate it to an earlier one (`twice the`, `compared to`, `not`, `when divided by`)."""
+    k = len(values) - 1
+    while k > 0:
+        gap = text[values[k - 1][1] : values[k][0]]
+        if re.search(r"[.!?](?:\s|$)|\n", gap) or _STATES_RE.search(gap) or not _SUBORDINATE_RE.search(gap):
+            break
+        k -= 1
+    return k
+
+
+def _closing_remarks_dropped(tail: str) -> str:
+    """A reply's end without what closes it after the answer: end-of-proof marks and a last remark section
+    (`Remark:`, `Note:`) that follows a value; they comment on the answer, they do not give it."""
+    tail = _QED_RE.sub(" ", tail)
+    sections = list(_SECTION_RE.finditer(tail))
+    if sections and _NUMBER_RE.search(tail[: sections[-1].start()]):
+        return tail[: sections[-1].start()]
+    return tail
 
 
 def alternatives_after(text: str, first: str) -> list[str]:
@@ -288,11 +330,16 @@ def _sentence_rest(after: str) -> str | None:
 
 
 def _revises(rest: str) -> bool:
-    """Whether math is left in `rest` (screened: no checks, rejected values or hedges): it may be a correction
-    ("... is 5. Wait, it's 7"), so the phrase before it is not a commitment."""
+    """Whether `rest` (screened: no checks, rejected values or hedges) may correct the phrase before it: math
+    after a revision word or a concluding "Therefore/So/Thus/Hence" ("... is 5. Wait, it's 7"), or a later box
+    or answer phrase. Other prose with numbers (an aside, "The train would need 2.5 more hours") commits to
+    nothing, as after a box: the answer phrase stands."""
     rest = _BOILERPLATE_RE.sub(" ", rest)
     rest = re.sub(r"\$\s*[A-Za-z]\s*\$", " ", rest)  # `$A$`, `$n$`: naming a letter revises no answer
-    return bool(re.search(r"\d|\\boxed|\$", rest))
+    if re.search(r"\\boxed|\\fbox", rest) or _PHRASE_RE.search(rest):
+        return True
+    opener = _REVISION_RE.search(rest) or _CONCLUSION_RE.search(rest)
+    return opener is not None and bool(re.search(r"\d|\$", rest[opener.start() :]))
 
 
 def _hedge(answer: str, screened: Screened) -> str | None:
@@ -476,15 +523,19 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 len(bare) <= 300 and "$" not in bare and not _is_prose(unglued)
             ):  # the whole reply is the answer
                 return Extraction(bare, "whole")
-            tail = text[-_TAIL:]
+            tail = _closing_remarks_dropped(text[-_TAIL:])
             spans = list(_MATH_SPAN_RE.finditer(tail))
             concluded = _concluding_number(tail[spans[-1].end() :] if spans else tail)
             if concluded is not None:
                 return Extraction(concluded, "conclusion")
             if spans:
+                spans = spans[: _principal(tail, [(m.start(), m.end()) for m in spans]) + 1]
                 content = next(g for g in spans[-1].groups() if g is not None).strip()
                 k = len(spans) - 1
-                while k > 0 and _SPAN_GAP_RE.match(tail[spans[k - 1].end() : spans[k].start()]):
+                while k > 0 and (
+                    _SPAN_GAP_RE.match(tail[spans[k - 1].end() : spans[k].start()])
+                    or _assignments_joined(tail, spans[k - 1], spans[k])
+                ):
                     k -= 1  # `$3$ and $4$`: the answer is both, never the last one alone
                 if k < len(spans) - 1:
                     joined = [next(g for g in sp.groups() if g is not None).strip() for sp in spans[k:]]
@@ -496,9 +547,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                         return Extraction(numbers.pop(), "last_math")
                 if content:
                     return Extraction(content, "last_math")
-            numbers = _NUMBER_RE.findall(tail)
-            if numbers:
-                return Extraction(numbers[-1].strip().rstrip(","), "last_number")
+            found = list(_NUMBER_RE.finditer(tail))
+            if found:
+                last = found[_principal(tail, [(m.start(), m.end()) for m in found])]
+                return Extraction(last.group().strip().rstrip(","), "last_number")
         else:
             raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")
     return None

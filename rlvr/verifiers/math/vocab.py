@@ -538,3 +538,31 @@ ATTRIBUTIONS = (
     r"book'?s?",
     "key",
 )
+#: Words that make a later value in a sentence depend on an earlier one (`$60^\\circ$, twice the $30^\\circ$`).
+SUBORDINATORS = (
+    "twice",
+    "thrice",
+    "half",
+    "compared",
+    "than",
+    "versus",
+    "vs",
+    "not",
+    "unlike",
+    "instead",
+    "rather",
+    "except",
+    "when",
+    "if",
+    "for",
+    "from",
+    "of",
+    "after",
+    "before",
+    "as",
+    "by",
+    "while",
+    "whereas",
+)
+#: Words that state a value (`... which is $4\\pi$`): a value after one is stated, not subordinate.
+COPULAS = ("is", "are", "was", "were", "equals", "gives", "becomes", "yields", "which", "so", "hence", "thus")
