@@ -38,3 +38,55 @@ def check() -> None:
     until = getattr(_local, "until", None)
     if until is not None and time.monotonic() > until:
         raise DeadlineExceeded("the in-process stage ran past its deadline")
+
+
+class HardDeadline(BaseException):
+    """Raised asynchronously into a thread that ran past `interrupting`'s deadline.
+
+    A `BaseException`, so that library code's `except Exception` (sympy has many) cannot swallow it.
+    """
+
+
+@contextmanager
+def interrupting(seconds: float) -> Iterator[None]:
+    """Run the block under a hard deadline: past it, `HardDeadline` is raised inside the block, wherever it is.
+
+    For code that never calls `check()` (sympy's simplify can run for minutes): a watchdog thread, alive only
+    during the block, injects the exception into this thread (`PyThreadState_SetAsyncExc`), which works in any
+    thread and any process, daemonic or not, unlike `signal.alarm`. It takes effect at the next bytecode, so
+    one long C call (a huge integer power) still finishes first; the fast stage bounds those by size. It is
+    re-sent every 50 ms until the block exits, and a pending one is cleared on exit, so it never escapes.
+    """
+    target = threading.get_ident()
+    lock = threading.Lock()
+    done = threading.Event()
+    state = {"active": True, "fired": False}
+
+    def watchdog() -> None:
+        if done.wait(seconds):
+            return
+        while True:
+            with lock:
+                if not state["active"]:
+                    return
+                state["fired"] = True
+                _set_async_exc(target, HardDeadline)
+            if done.wait(0.05):
+                return
+
+    thread = threading.Thread(target=watchdog, name="rlvr-math-deadline", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["active"] = False
+            if state["fired"]:
+                _set_async_exc(target, None)  # clear one not yet delivered: it must not fire after the block
+        done.set()
+
+
+def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc else None)

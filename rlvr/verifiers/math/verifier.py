@@ -13,7 +13,8 @@ How the hard timeout works when `verify` is called directly (not through a `Veri
    The pool is thread-safe, so `verify` works from threads, asyncio (`await pool.averify(...)` or
    `loop.run_in_executor`) and Ray actors, none of which `signal.alarm` supports.
 3. Inside a pool worker (detected automatically) or with `in_process=True`, the sympy stage runs in the
-   current process: the surrounding pool already enforces the deadline.
+   current process under a hard deadline of `timeout_s` (`deadline.interrupting`: an exception injected into
+   the running thread, so it works in any thread and in daemonic processes); a surrounding pool also kills.
 
 `verify_batch` runs the fast stage here and sends only undecided pairs to the pool, on all cores.
 The parsed gold is cached (LRU), so grading many completions of one prompt parses the gold once.
@@ -35,7 +36,7 @@ from rlvr.core.errors import ConfigError, DataError
 from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import Verifier, verifier
 from rlvr.verifiers.math import compare as cmp
-from rlvr.verifiers.math.deadline import DeadlineExceeded, within
+from rlvr.verifiers.math.deadline import DeadlineExceeded, HardDeadline, interrupting, within
 from rlvr.verifiers.math.extract import (
     METHODS,
     Extraction,
@@ -309,8 +310,14 @@ class MathVerifier(Verifier):
         return [v for v in results if v is not None]
 
     def _check_full(self, completion: str, reference: Any) -> Verdict:
+        budget = self.config.timeout_s
+        self.warmup()  # imports outside the deadline: an import cut short leaves a half-initialised module
         try:
-            verdict = self._check(completion, reference, self._full_opts)
+            # sympy never calls check(): a hard deadline interrupts it, in whatever process or thread we are
+            with interrupting(budget + 0.05):
+                verdict = self._check(completion, reference, self._full_opts)
+        except HardDeadline:
+            return Verdict.fail(Reason.TIMEOUT, error=f"the sympy stage passed its {budget:g} s deadline")
         except RecursionError:
             return Verdict.fail(Reason.WRONG, error="expression nested too deeply")
         except Exception as exc:
