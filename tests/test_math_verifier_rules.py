@@ -283,3 +283,34 @@ def test_the_value_a_sentence_states(verifier: MathVerifier, pred: str, right: s
 def test_assignments_to_two_names_are_one_answer(verifier: MathVerifier) -> None:
     assert _check(verifier, "So $x = 3$, and then $y = 2$.", "2", False)["extracted"] == "x = 3, y = 2"
     assert _check(verifier, "we get $a$ and then $b+1$", "b+1", True)["extracted"] == "b+1"
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        r"\boxed{8} / \boxed{7}",
+        r"\boxed{8} \neq \boxed{7}",
+        r"\boxed{8}\hfill\boxed{7}",
+        r"\boxed{8}\\ \boxed{7}",
+        r"\boxed{8} vs \boxed{7}",
+        r"\boxed{8}. Also \boxed{7}.",
+        r"\boxed{8} (for part a) and \boxed{7} (for part b)",
+    ],
+)
+def test_boxes_set_side_by_side_are_one_answer(verifier: MathVerifier, pred: str) -> None:
+    for gold in ("8", "7"):
+        assert "8" in _check(verifier, pred, gold, False)["extracted"]
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "| step | value |\n|---|---|\n| answer | 8 |\n| check | 7 |",
+        '{"answer": 8, "note": "7 was my first try"}',
+    ],
+)
+def test_an_answer_field(verifier: MathVerifier, pred: str) -> None:
+    """A table row or JSON field named answer is an answer phrase; a note or check field beside it is not."""
+    assert _check(verifier, pred, "8", True)["extracted"] == "8"
+    _check(verifier, pred, "7", False)
+    assert verifier.verify("The answer is |x|.", "|x|").passed  # a bar in an answer is no table cell

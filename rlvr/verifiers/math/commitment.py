@@ -43,7 +43,8 @@ _PARAGRAPH_RE = re.compile(r"\n\s*\n")
 # a section after the answer that explains or remarks on it: `## Explanation`, `*Verification:*`, `(Note: ...)`
 _TITLES = "(?:" + "|".join(SECTION_TITLES) + ")s?"
 _SECTION_RE = re.compile(
-    r"(?:^|\n)[ \t]*(?:#+[ \t]*|\*{1,2}|__?)?" + _TITLES + r"\b|(?:^|[.!?]\s+|\(\s*)" + _TITLES + r"\s*:",
+    r"(?:^|\n)[ \t]*(?:#+[ \t]*|\*{1,2}|__?|\|[ \t]*)?" + _TITLES + r"\b"  # a heading, a table row
+    r"|(?:^|[.!?,{]\s*|\(\s*)[\"']?" + _TITLES + r"[\"']?\s*:",  # `Note: ...`, `(Note: ...)`, `"note": ...`
     re.IGNORECASE,
 )
 # a value in a sentence: a box, a math span, a number, a number word
@@ -82,7 +83,7 @@ _CONDITIONAL_RE = re.compile(r"\(\s*(?:if|when|assuming|unless|provided)\b", re.
 _ATTRIBUTED_RE = re.compile(r"\b(?:" + "|".join(ATTRIBUTIONS) + r")\s+(?:final\s+)?answers?\b", re.IGNORECASE)
 # a clause that opens one of several parallel answers: `If n is odd:`, `Case 2 gives`, `Answer B:`
 _PARALLEL_RE = re.compile(
-    r"^[\s(*#]*(?:if|when|case|otherwise|alternative(?:ly)?|answer\s+[A-Z0-9]\b|(?:for|in)\s+part)\b",
+    r"^[\s(*#]*(?:if|when|case|also|otherwise|alternative(?:ly)?|answer\s+[A-Z0-9]\b|(?:for|in)\s+part)\b",
     re.IGNORECASE,
 )
 # a report that a check was done ("I verified by plugging in: ..."): what it computes is the check's

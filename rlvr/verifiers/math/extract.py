@@ -35,7 +35,7 @@ METHODS = ("boxed", "gsm8k", "final_answer", "last_math")
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)\b")
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
 _PHRASE_RE = re.compile(
-    r"(?:final\s+answer\s*(?:is|:|=)?|the\s+answer\s+is|\banswer\s*(?:is|:|=)|\bans\s*:)\s*:?\s*",
+    r"(?:final\s+answer\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:)\s*:?\s*",
     re.IGNORECASE,
 )
 _MATH_SPAN_RE = re.compile(
@@ -147,14 +147,22 @@ def _unbox(content: str) -> str:
 
 
 # What may stand between the boxes of one answer (`\boxed{1}, \boxed{2}`, `x = \boxed{1} and x = \boxed{-2}`)
-_BOX_GAP_RE = re.compile(
-    r"^(?:[\s$,;.&]|\\[()\[\]]|\\(?:quad|qquad|,|;|:)(?![a-zA-Z])|\\text\s*\{\s*(?:and|or|,)?\s*\}|\band\b|\bor\b"
-    r"|\\(?:text|mathrm)\s*\{(?![a-z ]*\b(?:"
-    + "|".join(CONTRASTS)
-    + r")\b)\s*[a-z ]{0,12}\}|[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*="
-    r"|\\text\s*\{\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*(?:,|and)?\s*\}"
-    r"|%|<!--|-->|`{3}|\\text\s*\{\s*\(?|[()]|\(\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*\)\s*(?:,|and)?)*$"  # markup that hides a box (a comment, code, text) joins it  # `\boxed{..} \text{ for part (a) and }`
+_BOX_GAP_PARTS = (
+    r"[\s$,;.&]",
+    r"\\[()\[\]]",
+    r"\\(?:quad|qquad|,|;|:)(?![a-zA-Z])",
+    r"\\text\s*\{\s*(?:and|or|,)?\s*\}",
+    r"\band\b",
+    r"\bor\b",
+    # a short text between boxes that is not a contrast (`\text{ for }`, never `\text{ but not }`)
+    r"\\(?:text|mathrm)\s*\{(?![a-z ]*\b(?:" + "|".join(CONTRASTS) + r")\b)\s*[a-z ]{0,12}\}",
+    r"[A-Za-z](?:_\{?\w+\}?)?(?:\([a-z]\))?\s*=",  # `x = \boxed{1} and x = \boxed{-2}`
+    r"\\text\s*\{\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*(?:,|and)?\s*\}",  # `\text{ for part (a) and }`
+    r"\(\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*\)\s*(?:,|and)?",
+    # markup that hides a box or sets two side by side (a comment, code, text, a row break, a relation)
+    r"%|<!--|-->|`{3}|\\text\s*\{\s*\(?|[()/=]|\\(?:hfill|neq?|\\)(?![a-zA-Z])|\b(?:vs|versus)\b\.?",
 )
+_BOX_GAP_RE = re.compile(r"^(?:" + "|".join(_BOX_GAP_PARTS) + r")*$")
 
 
 def last_boxed(text: str) -> str | None:
@@ -272,8 +280,13 @@ def prose_scale(answer: str) -> str:
     return f"{m.group(1)} {_PROSE_SCALES[m.group(2)]}" if m else answer
 
 
+# the end of a value in a table row (`| answer | 8 |`) or a JSON object (`{"answer": 8, "note": ...}`)
+_CELL_END_RE = re.compile(r"\s+\|(?:\s|$)|(?<![\\}])\}\s*$|,\s*\"")
+
+
 def _clean_phrase_answer(rest: str) -> str:
     rest = rest.split("\n", 1)[0].strip().strip("*").strip()
+    rest = _CELL_END_RE.split(rest, maxsplit=1)[0] if _CELL_END_RE.search(rest) and "$" not in rest else rest
     span = _MATH_SPAN_RE.search(rest)
     if span and span.start() < 3:
         first = next(g for g in span.groups() if g is not None)
