@@ -184,7 +184,7 @@ class LocalRuntime:
         if len(self.buffer) < cfg.warmup:
             return None
         try:
-            batch = self.buffer.sample(cfg.train.batch_size, version, policy_version=version)
+            batch = self.buffer.sample(cfg.train.batch_size, version, policy_version=version)  # type: ignore[call-arg]
         except NotEnoughItems:
             return None
         metrics = self.learner.train_step(batch.rollouts, batch.weights)
@@ -314,7 +314,8 @@ class Trainer:
     def _update(self) -> tuple[float, int, dict[str, float]]:
         """Up to `updates_per_step` optimizer steps; returns (device seconds, samples trained, mean metrics)."""
         cfg = self.config
-        seconds, samples, updates, sums, age_max = 0.0, 0, 0, {}, 0.0
+        seconds, samples, updates, age_max = 0.0, 0, 0, 0.0
+        sums: dict[str, float] = {}
         for _ in range(cfg.train.updates_per_step):
             metrics = self.runtime.train(self.version)
             if metrics is None:

@@ -36,7 +36,7 @@ class BufferActor:
             config.buffer.hindsight is not None
         ):  # relabeled prompts are re-encoded with the policy's tokenizer
             _, tokenizer = build_model(config.model, config.train.seed)
-        self.buffer = build_buffer(config, None, tokenizer)  # type: ignore[arg-type]
+        self.buffer = build_buffer(config, None, tokenizer)
         self.sharded = isinstance(self.buffer, ShardedReplayBuffer)
 
     def extend(self, rollouts: Sequence[Rollout], step: int) -> int:

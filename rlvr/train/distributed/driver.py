@@ -154,12 +154,13 @@ class RayRuntime:
         """One data-parallel optimizer step on a batch sampled at `version` (async: waits for a batch)."""
         assert self.learners is not None
         learners = self.learners
+        results: list[dict[str, float]] | None
         if self.production is not None:
             results = self.production.train(lambda: learners.submit(self._sample_parts(version)), version)
         else:
             results = learners.train(self._sample_parts(version))
-            if results is None:
-                return None
+        if results is None:
+            return None
         self.version = version + 1
         metrics = combine_batch_metrics(results)
         if self.production is not None:
