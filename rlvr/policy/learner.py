@@ -1,8 +1,10 @@
 """The learner: log-probs of rollouts under the current policy, and one optimizer step per batch.
 
-`Learner.train_step(rollouts, weights)` collates the rollouts, splits them into micro-batches, computes the
-registered loss on each (normalised by whole-batch counts, so accumulated gradients equal the full-batch
-gradient), clips the gradient norm and takes one optimizer step. Log-probs are log_softmax(logits / T) with
+`Learner.train_step(rollouts, weights, reduce=...)` is the one optimizer step of both runtimes: it collates
+the rollouts, splits them into prompt-grouped micro-batches (`micro_batch_order`), computes the registered
+loss on each (normalised by whole-batch counts, so accumulated gradients equal the full-batch gradient),
+clips the gradient norm and takes one optimizer step. `reduce` joins data-parallel ranks (sums of the counts
+and of the gradients before clipping); in one process it is a no-op. Log-probs are log_softmax(logits / T) with
 the config's temperature, the same distribution the generation backends report behaviour log-probs from
 (with top_k=0, top_p=1), so a fresh rollout has importance ratio 1.
 """
