@@ -314,3 +314,17 @@ def test_an_answer_field(verifier: MathVerifier, pred: str) -> None:
     assert _check(verifier, pred, "8", True)["extracted"] == "8"
     _check(verifier, pred, "7", False)
     assert verifier.verify("The answer is |x|.", "|x|").passed  # a bar in an answer is no table cell
+
+
+@pytest.mark.parametrize(
+    "pred, gold, want",
+    [
+        (r"\sin(\pi)", "0", True),  # a function's tiny value may be an exact zero: sympy decides
+        (r"\cos(\pi/2)", "0", True),
+        (r"\sin(\pi)", "1", False),
+        (r"\tan(\pi)", "10^{-50}", False),  # ... and a tiny exact rational is no rounding of zero
+        (r"\tan(\pi) + e^{-200}", "0", False),
+    ],
+)
+def test_tiny_values(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
+    _check(verifier, rf"\boxed{{{pred}}}", gold, want)

@@ -221,14 +221,17 @@ def _big_power(node: Node) -> tuple[int, int] | None:
     return (b, n)
 
 
+_NOISY = frozenset(["add", "func"])
+
+
 def _numeric_relation(g: Node, p: Node, point: int) -> str:
     """'close', 'far' or 'unsure' (tiny values or unstable digits, where cancellation may mislead)."""
     gv, pv = ev.numeric_value(g, point), ev.numeric_value(p, point)
     if ev.numerically_close(gv, pv, 25):
         return "close"
     tiny = mpmath.mpf(10) ** -20
-    if (abs(gv) < tiny and has_kind(g, {"add"})) or (abs(pv) < tiny and has_kind(p, {"add"})):
-        return "unsure"  # a tiny sum may be cancellation noise
+    if (abs(gv) < tiny and has_kind(g, _NOISY)) or (abs(pv) < tiny and has_kind(p, _NOISY)):
+        return "unsure"  # a tiny sum or function value may be an exact zero seen through rounding (sin(pi))
     if has_kind(g, {"add"}) or has_kind(p, {"add"}):  # re-check at double precision against cancellation
         gv2, pv2 = (
             ev.numeric_value(g, point, 2 * ev.NUMERIC_DPS),
@@ -346,7 +349,7 @@ def _generic_refuted(g: Node, p: Node) -> bool:
 def _cancelling(g: Node, p: Node, gv: Any, pv: Any) -> bool:
     """Whether a difference may be cancellation noise (a tiny value of a sum), as `_numeric_relation` fears."""
     tiny = mpmath.mpf(10) ** -20
-    return (abs(gv) < tiny and has_kind(g, {"add"})) or (abs(pv) < tiny and has_kind(p, {"add"}))
+    return (abs(gv) < tiny and has_kind(g, _NOISY)) or (abs(pv) < tiny and has_kind(p, _NOISY))
 
 
 def _real(z: Any) -> bool:

@@ -118,13 +118,16 @@ def _is_zero(d: sympy.Expr) -> bool | None:
     """True/False when sympy can decide whether `d` is zero, None when it cannot."""
     if d == 0:
         return True
+    if d.is_Rational:  # an exact nonzero rational (`-10^{-50}`) is no rounding of zero
+        return False
     rewrites = (
         sympy.expand,
         sympy.simplify,
         lambda e: sympy.simplify(sympy.gammasimp(sympy.expand_func(e))),
         lambda e: sympy.simplify(sympy.expand_log(e, force=True)),
         sympy.trigsimp,
-        lambda e: sympy.nsimplify(e) if e.is_number else e,
+        # a number that nsimplify rounds to zero must also be zero to 100 digits (it rounds tiny values too)
+        lambda e: sympy.nsimplify(e) if e.is_number and abs(sympy.N(e, 120)) < sympy.Float(10) ** -100 else e,
     )
     for rewrite in rewrites:
         try:
