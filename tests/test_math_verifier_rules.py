@@ -328,3 +328,20 @@ def test_an_answer_field(verifier: MathVerifier, pred: str) -> None:
 )
 def test_tiny_values(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
     _check(verifier, rf"\boxed{{{pred}}}", gold, want)
+
+
+@pytest.mark.parametrize(
+    "pred, gold, want",
+    [
+        (r"|x| > 3", r"(-\infty,-3)\cup(3,\infty)", True),
+        (r"3 < |x|", r"(-\infty,-3)\cup(3,\infty)", True),
+        (r"|x| \ge 3", r"(-\infty,-3]\cup[3,\infty)", True),
+        (r"|x| > 3", r"(-\infty,-3]\cup[3,\infty)", False),  # open vs closed ends
+        (r"|x| > 3", r"(3,\infty)", False),
+        (r"|x-1| > 3", r"(-\infty,-3)\cup(3,\infty)", False),  # a shifted variable is not read this way
+    ],
+)
+def test_abs_greater_is_two_rays(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
+    details = _check(verifier, rf"\boxed{{{pred}}}", gold, want)
+    if want:
+        assert "∪" in details["parsed"]

@@ -70,3 +70,24 @@ def abs_band(nodes: list[Node], ops: list[str]) -> str | None:
     left = f"{'(' if outer_open else '['}-({b}), -({a}){')' if inner_open else ']'}"
     right = f"{'(' if inner_open else '['}{a}, {b}{')' if outer_open else ']'}"
     return f"{left} \\cup {right}"
+
+
+def abs_outside(left: Node, right: Node, op: str) -> str | None:
+    """`|x| > c` (or `c < |x|`, any mix with \\ge) with a constant c > 0 and a plain variable x as the union
+    `(-\\infty, -c) \\cup (c, \\infty)`, as text; None for any other shape."""
+    if op in ("lt", "le"):
+        left, right, op = right, left, {"lt": "gt", "le": "ge"}[op]
+    if left[0] != "func" or left[1] != "Abs" or len(left[2]) != 1 or free_symbols(right):
+        return None
+    u = to_text(left[2][0])
+    if u[0] == "-" or not u.replace("_", "").isalnum():
+        return None  # only a plain variable: `|x - 1| > 2` would shift the intervals
+    try:
+        bound = ev.exact_value(right, {})
+    except (ev.NotExact, ev.TooBig, ArithmeticError):
+        return None
+    if bound[1] or bound[0] <= 0:
+        return None  # `|x| > 0` is all but one point and `|x| > -1` everything: not this union
+    c = to_text(right)
+    lo, hi = (")", "(") if op == "gt" else ("]", "[")
+    return f"(-\\infty, -({c}){lo} \\cup {hi}{c}, \\infty)"

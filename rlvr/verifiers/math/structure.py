@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rlvr.verifiers.math import evaluate as ev
-from rlvr.verifiers.math.inequalities import abs_band, abs_chain, linear_bound
+from rlvr.verifiers.math.inequalities import abs_band, abs_chain, abs_outside, linear_bound
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
@@ -490,6 +490,9 @@ def _relation(s: str, depth: int) -> Answer | None:
         chained = abs_chain(scalars[0].node, scalars[1].node, ops[0])
         if chained is not None:  # `|x| < 3` -> `-3 < x < 3`
             return _relation(chained, depth + 1)
+        outside = abs_outside(scalars[0].node, scalars[1].node, ops[0])
+        if outside is not None:  # `|x| > 3` -> `(-\infty, -3) \cup (3, \infty)`
+            return _parse(outside, depth + 1)
     if len(ops) == 1 and ops[0] != "ne" and not syms:  # `-x > -1`, `2x + 1 \le 5`
         solved = linear_bound(scalars[0].node, scalars[1].node, ops[0])
         if solved is not None:
