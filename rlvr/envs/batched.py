@@ -178,14 +178,16 @@ class BatchedEnv:
         self._ensure(P)
         self._examples = tuple(examples)
         self._observations = []
+        prompts: list[Prompt] = []  # each prompt's first observation (the G copies are equal)
         for p, ex in enumerate(self._examples):
             row = [self._envs[p][g].reset(options={"example": ex})[0] for g in range(G)]
+            prompts.append(row[0])
             self._observations.append(list(row))
         self._turns = [[[] for _ in range(G)] for _ in range(P)]
         self._returns = np.zeros((P, G))
         self._terminated = np.zeros((P, G), dtype=bool)
         self._truncated = np.zeros((P, G), dtype=bool)
-        return PromptBatch(self._examples, tuple(row[0] for row in self._observations), G)
+        return PromptBatch(self._examples, tuple(prompts), G)
 
     def _verify(self, pairs: list[tuple[str, Any]]) -> list[Verdict]:
         if not pairs:

@@ -152,7 +152,7 @@ def _evaluate(node: ast.AST) -> Fraction:
     """Exact value of a whitelisted expression tree (depth is bounded by the number of given numbers)."""
     if isinstance(node, ast.Expression):
         return _evaluate(node.body)
-    if isinstance(node, ast.Constant):
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):  # the whitelist admits ints only
         return Fraction(node.value)
     if isinstance(node, ast.UnaryOp):
         v = _evaluate(node.operand)

@@ -62,7 +62,7 @@ def grading_pool(
     """What grades `verifier`'s batches: a `VerifierPool`, an `AlarmDeadline`, or None (this process, as is)."""
     from rlvr.verifiers.pool import VerifierPool
 
-    limits = {} if timeout_s is None else {"timeout_s": timeout_s}  # None: the pool's default
+    limits: dict[str, Any] = {} if timeout_s is None else {"timeout_s": timeout_s}  # None: the pool's default
     if num_workers > 0:
         return VerifierPool(verifier, num_workers=num_workers, **limits, **pool_options)
     if enforces_deadline(verifier):

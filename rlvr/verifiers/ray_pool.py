@@ -104,7 +104,8 @@ class RayVerifierPool(Verifier):
             max_task_retries=0,  # retries are ours: a failed chunk moves to another actor
             max_concurrency=1,
         )
-        self.actors = [
+        # Any: Ray types a handle's methods as the plain methods, without the `.remote` its proxies add
+        self.actors: list[Any] = [
             remote.remote(verifier, workers_per_actor, timeout_s, memory_mb, tuple(setup_modules))
             for _ in range(num_actors)
         ]
