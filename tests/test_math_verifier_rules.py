@@ -345,3 +345,39 @@ def test_abs_greater_is_two_rays(verifier: MathVerifier, pred: str, gold: str, w
     details = _check(verifier, rf"\boxed{{{pred}}}", gold, want)
     if want:
         assert "∪" in details["parsed"]
+
+
+@pytest.mark.parametrize(
+    "pred, gold, want, extracted",
+    [
+        (r"\boxed{7}^2", "49", True, "{7}^2"),  # what is attached to a box from outside belongs to it
+        (r"\boxed{7}^2", "7", False, "{7}^2"),
+        (r"\boxed{5}!", "120", True, "{5}!"),
+        (r"\boxed{12}\ (\text{approximately})", "12", False, None),  # an estimate of an exact value
+        (
+            "Each person shakes 3 hands, so the answer is $12/2 = 6$.\n\n**Answer: 6** (not 12)",
+            "6",
+            True,
+            "6",
+        ),
+        (r"2 \text{ million}", "2000000", True, None),  # a whole reply with a text word is still math
+    ],
+)
+def test_round2_notation(
+    verifier: MathVerifier, pred: str, gold: str, want: bool, extracted: str | None
+) -> None:
+    details = _check(verifier, pred, gold, want)
+    if extracted is not None:
+        assert details["extracted"] == extracted
+
+
+def test_explicit_row_and_column_matrices_differ(verifier: MathVerifier) -> None:
+    column = r"\begin{pmatrix} 3 \\ -1 \end{pmatrix}"
+    _check(verifier, r"\boxed{\begin{pmatrix} 3 & -1 \end{pmatrix}}", column, False)
+    _check(verifier, r"\boxed{(3, -1)}", column, True)  # a tuple has no orientation
+
+
+def test_a_prose_gold_that_states_its_answer(verifier: MathVerifier) -> None:
+    gold = r"the solution to the problem is $m \in [\sqrt{2}, +\infty)$"
+    _check(verifier, "Final Answer\n\\[\n\\boxed{m \\geq \\sqrt{2}}\n\\]", gold, True)
+    _check(verifier, r"\boxed{m > \sqrt{2}}", gold, False)

@@ -276,9 +276,11 @@ def _matrices_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
     g, p = rows(gold), rows(pred)
     if g is None or p is None:
         return False
-    if len(g) == 1 and len(p) != 1:  # row vector vs column vector / tuple
+    # a tuple `(3, -1)` has no orientation, so it may stand for a column; two explicit matrices must agree in
+    # shape (a 1x2 row is the transpose of a 2x1 column, not the same answer)
+    if len(g) == 1 and len(p) != 1 and not (isinstance(gold, Matrix) and isinstance(pred, Matrix)):
         g = [[c] for c in g[0]]
-    if len(p) == 1 and len(g) != 1:
+    if len(p) == 1 and len(g) != 1 and not (isinstance(gold, Matrix) and isinstance(pred, Matrix)):
         p = [[c] for c in p[0]]
     if len(g) != len(p) or any(len(a) != len(b) for a, b in zip(g, p)):
         return False

@@ -285,7 +285,12 @@ _CELL_END_RE = re.compile(r"\s+\|(?:\s|$)|(?<![\\}])\}\s*$|,\s*\"")
 
 
 def _clean_phrase_answer(rest: str) -> str:
-    rest = rest.split("\n", 1)[0].strip().strip("*").strip()
+    first = rest.split("\n", 1)[0].strip()
+    if first.startswith("**") and "**" in first[2:]:  # `Answer: **6** (not 12)`: the bold is the answer
+        first = first[2:].split("**", 1)[0]
+    elif "**" in first.lstrip("*"):  # `**Answer: 6** (not 12)`: the bold closes the answer
+        first = first.lstrip("*").split("**", 1)[0]
+    rest = first.strip().strip("*").strip()
     rest = _CELL_END_RE.split(rest, maxsplit=1)[0] if _CELL_END_RE.search(rest) and "$" not in rest else rest
     span = _MATH_SPAN_RE.search(rest)
     if span and span.start() < 3:
@@ -427,12 +432,14 @@ _BEFORE_BOX_RE = re.compile(
     re.IGNORECASE,
 )
 _AFTER_BOX_RE = re.compile(
-    r"^[\s$]*(?:\\text\s*\{\s*)?\(?\s*(?:(?:is|are)\s+(?:only\s+)?(?:an?\s+|the\s+)?)?(?:"
+    r"^(?:[\s$]|\\[ ,;])*\(?\s*(?:\\text\s*\{\s*)?\(?\s*(?:(?:is|are)\s+(?:only\s+)?(?:an?\s+|the\s+)?)?(?:"
     + "|".join(QUALIFIERS_AFTER_BOX)
     + r")\b",
     re.IGNORECASE,
 )
 _CLAUSE_START_RE = re.compile(r"[.!?;:\n]")
+# an operator attached to a box from outside: a power, a factorial, a percent sign
+_BOX_SUFFIX_RE = re.compile(r"^[ \t]*(\^\s*(?:\{[^{}]*\}|[\w\\]+)|!(?!=)|\\%)")
 _SENTENCE_START_RE = re.compile(r"[.!?\n]")
 _APPROXIMATOR_RE = re.compile(r"\b(?:" + "|".join(APPROXIMATORS) + r")\b", re.IGNORECASE)
 
@@ -498,6 +505,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 more = alternatives_after(text[_outer_boxes(text)[-1][1] :], boxed) if boxed else []
                 if more:  # `\\boxed{3} or 4`: a hedge between values is all of them, never the first
                     return Extraction(", ".join([boxed, *more]), "boxed")
+                suffix = _BOX_SUFFIX_RE.match(text[_outer_boxes(text)[-1][1] :]) if boxed else None
+                if suffix is not None:  # `\\boxed{7}^2` states 7^2: what is attached to the box belongs to it
+                    return Extraction(f"{{{boxed}}}{suffix.group(1)}", "boxed")
                 qualified = _qualified_box(text) if boxed else None
                 if qualified is not None:  # `at least \\boxed{12}`, `\\boxed{12} is a lower bound`
                     return Extraction(qualified, "qualified")
@@ -532,8 +542,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
         elif method == "last_math":
             bare = text.strip()
             unglued = _GLUED_OR_RE.sub(" or ", bare)  # `W(x)=1orW(x)=-1`: a connective, not a word
+            latex_only = re.sub(r"\\text\s*\{[^{}]{0,30}\}", " ", unglued)  # `2 \text{ million}`: LaTeX
             if (
-                len(bare) <= 300 and "$" not in bare and not _is_prose(unglued)
+                len(bare) <= 300 and "$" not in bare and not _is_prose(latex_only)
             ):  # the whole reply is the answer
                 return Extraction(bare, "whole")
             tail = _closing_remarks_dropped(text[-_TAIL:])
@@ -569,6 +580,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
     return None
 
 
+# a short prose reference that ends by stating its answer in math: `... is $x$.`
+_STATED_GOLD_RE = re.compile(r"\b(?:is|are|equals)\s*:?\s*(?<!\\)\$[^$]+(?<!\\)\$\s*\.?\s*$")
+
+
 def extract_gold(text: str) -> str:
     """The answer part of a reference: its last box or `####` answer if it has one, else all of it."""
     text = undouble_backslashes(text)
@@ -589,6 +604,10 @@ def extract_gold(text: str) -> str:
     found = _GSM8K_RE.findall(text)
     if found:
         return found[-1].strip()
+    if _STATED_GOLD_RE.search(text) and _is_prose(text):  # "the solution is $m \\in [\\sqrt2, \\infty)$"
+        answer = extract_answer(text)
+        if answer is not None and answer.answer.strip():
+            return answer.answer
     if len(text) > 200 and _is_prose(text):  # a whole worked solution: its answer, found as in a completion
         answer = extract_answer(text)
         if answer is not None and answer.answer.strip():
