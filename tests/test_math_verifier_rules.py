@@ -381,3 +381,19 @@ def test_a_prose_gold_that_states_its_answer(verifier: MathVerifier) -> None:
     gold = r"the solution to the problem is $m \in [\sqrt{2}, +\infty)$"
     _check(verifier, "Final Answer\n\\[\n\\boxed{m \\geq \\sqrt{2}}\n\\]", gold, True)
     _check(verifier, r"\boxed{m > \sqrt{2}}", gold, False)
+
+
+@pytest.mark.parametrize(
+    "pred, gold, want",
+    [
+        (r"\sum_{k=0}^{10}\binom{10}{k}x^k", "(x+1)^{10}", True),
+        (r"\sum_{k=0}^{60}\binom{60}{k}x^k", "(x+1)^{60}", True),  # took over 10 minutes in sympy
+        (r"\sum_{k=0}^{60}\binom{60}{k}x^k", "(x+2)^{60}", False),
+        (r"\sum_{k=0}^{10}\binom{10}{k}x^k", "(x+1)^{9}", False),
+        (r"\prod_{k=1}^{5} (x+k)", "(x+1)(x+2)(x+3)(x+4)(x+5)", True),
+    ],
+)
+def test_finite_sums_are_polynomials(pred: str, gold: str, want: bool) -> None:
+    """A sum over integer bounds is written out and compared by exact evaluation, without sympy."""
+    verdict = MathVerifier(in_process=True, symbolic=False).verify(rf"\boxed{{{pred}}}", gold)
+    assert verdict.passed is want and "error" not in verdict.details, dict(verdict.details)

@@ -11,7 +11,7 @@ import mpmath
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.deadline import check as check_deadline
 from rlvr.verifiers.math.structure import Scalar
-from rlvr.verifiers.math.tree import Node, constants, free_symbols, has_kind
+from rlvr.verifiers.math.tree import Node, constants, free_symbols, has_kind, substitute
 
 
 class NeedsSympy(Exception):
@@ -191,7 +191,47 @@ def _rational_function(node: Node) -> bool:
     if kind == "pow":
         e = node[2][1] if node[2][0] == "neg" else node[2]
         return _rational_function(node[1]) and e[0] == "num" and e[1].denominator == 1 and abs(e[1]) <= 64
+    if kind == "func" and not free_symbols(node):  # `\\binom{10}{3}`: a rational constant if it evaluates so
+        try:
+            value = ev.exact_value(node)
+        except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+            return False
+        return value[1] == 0
     return not free_symbols(node) and not has_kind(node, {"const", "func", "sum", "prod", "apply"})
+
+
+#: A finite sum or product with at most this many terms is expanded before comparing (`\\sum_{k=0}^{10}`).
+MAX_EXPANDED_TERMS = 200
+
+
+def _expand_finite(node: Node) -> Node:
+    """The tree with every sum/product over integer bounds (at most `MAX_EXPANDED_TERMS` terms) written out, so
+    `\\sum_{k=0}^{10}\\binom{10}{k}x^k` becomes a polynomial that exact evaluation compares with `(x+1)^{10}`."""
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        return node
+    if node[0] in ("sum", "prod") and not (free_symbols(node[3]) or free_symbols(node[4])):
+        try:
+            lo, hi = ev.exact_value(node[3]), ev.exact_value(node[4])
+        except (ev.NotExact, ev.TooBig, ArithmeticError):
+            return node
+        if lo[1] or hi[1] or lo[0].denominator != 1 or hi[0].denominator != 1:
+            return node
+        a, b = int(lo[0]), int(hi[0])
+        if b - a + 1 > MAX_EXPANDED_TERMS:
+            return node
+        body = _expand_finite(node[1])
+        terms = tuple(substitute(body, node[2], ("num", Fraction(k), None, None)) for k in range(a, b + 1))
+        if not terms:
+            return ("num", Fraction(0 if node[0] == "sum" else 1), None, None)
+        return ("add" if node[0] == "sum" else "mul", terms)
+    return tuple(
+        _expand_finite(c)
+        if isinstance(c, tuple) and c and isinstance(c[0], str)
+        else tuple(_expand_finite(x) for x in c)
+        if isinstance(c, tuple) and c and isinstance(c[0], tuple)
+        else c
+        for c in node
+    )
 
 
 def _big_power(node: Node) -> tuple[int, int] | None:
@@ -222,6 +262,7 @@ def _big_power(node: Node) -> tuple[int, int] | None:
 
 
 _NOISY = frozenset(["add", "func"])
+_FINITE = frozenset(["sum", "prod"])
 
 
 def _numeric_relation(g: Node, p: Node, point: int) -> str:
@@ -268,6 +309,8 @@ def _nodes_equal(gs: Scalar, gk: str, g: Node, ps: Scalar, pk: str, p: Node, opt
     if ("const", "oo") in constants(g) | constants(p):
         return False  # infinities only equal when written the same (checked above)
     free = free_symbols(g) | free_symbols(p)
+    if free and (has_kind(g, _FINITE) or has_kind(p, _FINITE)):
+        g, p = _expand_finite(g), _expand_finite(p)  # a finite sum is a polynomial: no sympy needed
     if free and _rational_function(g) and _rational_function(p):
         return _rational_functions_equal(g, p, free)
     if (has_kind(g, {"apply", "sum", "prod"}) or has_kind(p, {"apply", "sum", "prod"})) and free:
