@@ -8,6 +8,7 @@ such as "the final answer is ..." / "Answer: ..." (last occurrence), and finally
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -106,11 +107,18 @@ def _brace_pairs(text: str) -> dict[int, int]:
     return pairs
 
 
-def _outer_boxes(text: str) -> list[tuple[int, int, str | None]]:
+@functools.lru_cache(maxsize=16)
+def _outer_boxes(text: str) -> tuple[tuple[int, int, str | None], ...]:
     """Every outermost `\\boxed{}`/`\\fbox{}` as (start, end, content); content None if unterminated.
 
-    Linear in the text (one brace pass), so thousands of unterminated boxes cost no more than one.
+    Linear in the text (one brace pass), so thousands of unterminated boxes cost no more than one. One grading
+    asks for the boxes of the same text several times (last box, hedges, qualifiers), so the last few texts'
+    answers are kept (a pure function of the text; the result is immutable).
     """
+    return tuple(_find_outer_boxes(text))
+
+
+def _find_outer_boxes(text: str) -> list[tuple[int, int, str | None]]:
     matches = list(_BOX_RE.finditer(text))
     if not matches:
         return []

@@ -172,6 +172,7 @@ class _Gold:
     unit: str | None
     answer: Answer | None
     error: str | None
+    plain: str = ""  # the text normalised without units (for the comma-decimal reading), computed once
 
 
 def _close_pool(pool: Any) -> None:
@@ -243,7 +244,8 @@ class MathVerifier(Verifier):
         text = extract_gold(gold)
         if len(text) > 20 * self.config.max_answer_chars:
             return _Gold(text, None, None, "gold answer is too long to be an answer")
-        choice = parse_choice(normalize_answer(text, units=False).text)
+        plain = normalize_answer(text, units=False).text
+        choice = parse_choice(plain)
         if choice is not None and len(text.strip().strip("()$").replace("\\text", "").strip("{}()")) == 1:
             return _Gold(text, None, choice, None)
         option = _gold_option(text)
@@ -252,7 +254,7 @@ class MathVerifier(Verifier):
         norm = normalize_answer(text, units=self.config.strip_units)
         unit = norm.unit or (currency_unit(text) if self.config.strip_units else None)
         try:
-            return _Gold(text, unit, parse_answer(norm.text), None)
+            return _Gold(text, unit, parse_answer(norm.text), None, plain)
         except AnswerParseError as exc:
             return _Gold(text, norm.unit, None, str(exc))
         except RecursionError:
@@ -425,7 +427,7 @@ class MathVerifier(Verifier):
     def _comma_decimal_equal(gold: _Gold, pred: Answer, pred_text: str, opts: cmp.CompareOptions) -> bool:
         """`1000,99` for `1000.99`, a gold `0,111` for `0.111`: one comma between digits, no space, is a
         decimal point when the other side is one number (a list `{1000, 99}` could never match a number)."""
-        gold_text = normalize_answer(gold.text, units=False).text
+        gold_text = gold.plain
         if _COMMA_DECIMAL_RE.match(pred_text) and isinstance(gold.answer, Scalar):
             mine, other = parse_answer(pred_text.replace(",", ".")), gold.answer
         elif _GOLD_COMMA_DECIMAL_RE.match(gold_text) and isinstance(pred, Scalar):
