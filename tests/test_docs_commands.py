@@ -8,8 +8,9 @@ How a command is run here (`transform`), always in-process through `rlvr.cli.mai
 directory that holds `configs/` (a link into this checkout; `path=rlvr/data/...` options point into the
 checkout too: an `rlvr/` folder there would shadow the package in worker processes), the files the commands name
 (`completion.txt`, `solution.py`, `completion.md`, `tests.jsonl`, `my_envs.py`, written below so that the
-documented command succeeds); `--model runs/default` is a one-step run of the main job's config, made apart
-(in the working directory it would turn the train commands into resumes of it):
+documented command succeeds). `--model runs/default` is a one-step run of the main job's config, made in a
+second such directory, where the train commands other than the main job itself run (the README has the user
+run the main job first, so they must not resume or clash with it):
 
 - `rlvr train ...` gets `--dry-run`: everything is built and checked but the model weights (that is what
   `--dry-run` is for); a run costs minutes.
@@ -49,9 +50,9 @@ RUN = {
     "rlvr verify code solution.py --asserts 'assert add(1, 2) == 3' 'assert add(2, 2) == 4'",
     "rlvr verify code completion.md --humaneval HumanEval/0",
     "rlvr verify code - --io tests.jsonl < completion.md",
-    "rlvr train configs/default.yaml train.steps=5 buffer.sampler=prioritized",
+    "rlvr train configs/default.yaml train.steps=5 buffer.sampler=prioritized --output-dir runs/per",
     "rlvr train configs/default.yaml learner.loss=asymre --output-dir runs/asymre",
-    "rlvr train configs/default.yaml buffer.staleness.max_age=4 --dry-run",
+    "rlvr train configs/default.yaml buffer.staleness.max_age=4 --output-dir runs/stale --dry-run",
     "rlvr train configs/distributed.yaml",
     "rlvr train configs/distributed.yaml --address auto",
     "rlvr eval --model smollm2-135m --task rlvr/MATH500-v0 -o path=rlvr/data/math500_sample.jsonl --chat "
@@ -60,7 +61,8 @@ RUN = {
     "rlvr eval --model MODEL --task rlvr/MATH-v0 -o split=test -o 'levels=[4,5]' --samples 16 --k 1,4,16 "
     "--backend vllm",
     "rlvr envs check myns/MyTask-v0 --import my_envs.py",
-    "rlvr train configs/default.yaml env.id=myns/MyTask-v0 'env.kwargs={}' eval.every=0 --import my_envs.py",
+    "rlvr train configs/default.yaml env.id=myns/MyTask-v0 'env.kwargs={}' eval.every=0 --output-dir runs/mytask "
+    "--import my_envs.py",
     "rlvr eval --model runs/default --task myns/MyTask-v0 --import my_envs.py",
     "rlvr verify myns/exact Paris Paris --import my_envs.py",
     "rlvr plan --mu 5.28 --rollouts-per-step 64",
@@ -210,9 +212,13 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="module")
 def main_job_run(workdir: Path) -> Path:
-    """What `rlvr train configs/default.yaml` leaves in runs/default, from one short step (kept apart from
-    `workdir`, whose train commands would otherwise resume it)."""
-    out = workdir.parent / f"{workdir.name}-main-job" / "runs" / "default"
+    """What `rlvr train configs/default.yaml` leaves in runs/default (one short step), in a copy of `workdir`:
+    the README runs the main job first, so the other train commands must work next to it."""
+    after = workdir.parent / f"{workdir.name}-after-main-job"
+    after.mkdir()
+    for item in workdir.iterdir():
+        (after / item.name).symlink_to(item)
+    out = after / "runs" / "default"
     tiny_run = [
             "train",
             "configs/default.yaml",
@@ -302,6 +308,8 @@ def _documented_output(command: str) -> list[str]:
 @pytest.mark.parametrize("command", sorted(RUN))
 def test_documented_command_works(command: str, workdir: Path, main_job_run: Path, capsys, monkeypatch) -> None:
     argv, stdin = transform(shlex.split(command), workdir, main_job_run)
+    if argv[0] == "train" and argv[1:] != ["configs/default.yaml", "--dry-run"]:
+        monkeypatch.chdir(main_job_run.parents[1])  # after the main job, as the README orders them
     if stdin is not None:
         monkeypatch.setattr(sys, "stdin", io.StringIO((workdir / stdin).read_text()))
     capsys.readouterr()
