@@ -104,7 +104,8 @@ def test_vllm_backend_reports_every_completion_once(tmp_path: Path) -> None:
     from rlvr.policy import SamplingParams, make_backend, tiny_model
 
     tiny_model(tmp_path, seed=0)
-    backend = make_backend("vllm", str(tmp_path), seed=0, max_model_len=512, max_num_seqs=32)
+    # no max_model_len: the default must fit a model trained on 512 positions (vLLM refuses a longer one)
+    backend = make_backend("vllm", str(tmp_path), seed=0, max_num_seqs=32)
     try:
         seen: list[int] = []
         backend.on_completions = seen.append
