@@ -134,6 +134,11 @@ def test_every_documented_command_is_run() -> None:
     stale = sorted((RUN | set(ELSEWHERE)) - set(documented))
     assert not stale, f"table entries the docs no longer show (update the tables): {stale}"
     assert not RUN & set(ELSEWHERE)
+    for where in ELSEWHERE.values():  # the tests named as running a command exist
+        for path, name in re.findall(r"(tests/\w+\.py)(?:::(\w+))?", where):
+            assert (ROOT / path).is_file(), where
+            assert not name or f"def {name}(" in (ROOT / path).read_text(), where
+    assert (ROOT / ".ci/run").is_file() and (ROOT / "scripts/setup.sh").is_file()
 
 
 # -- running them --------------------------------------------------------------------------------------------
