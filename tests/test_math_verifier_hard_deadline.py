@@ -15,10 +15,11 @@ from rlvr.core import Reason
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.deadline import HardDeadline, interrupting
 
-# each ran past 200 s (binomial sum) and 10 min ((x+1)^60) in process before the hard deadline
+# each ran past 200 s (binomial sum) and 10 min ((x+1)^60) in process before the hard deadline; a sum of up to
+# 200 terms is now written out and decided exactly in the fast stage, so the second one uses 301 terms
 SLOW = [
     (r"\boxed{2^{n}}", r"\sum_{k=0}^{n}\binom{n}{k}"),
-    (r"\boxed{(x+1)^{60}}", r"\sum_{k=0}^{60}\binom{60}{k}x^k"),
+    (r"\boxed{(x+1)^{300}}", r"\sum_{k=0}^{300}\binom{300}{k}x^k"),
 ]
 BUDGET = 1.5
 

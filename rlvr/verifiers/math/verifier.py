@@ -36,16 +36,9 @@ from rlvr.core.errors import ConfigError, DataError
 from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import Verifier, verifier
 from rlvr.verifiers.math import compare as cmp
+from rlvr.verifiers.math.choice import answer_start, choice_hedged, stated_choice
 from rlvr.verifiers.math.deadline import DeadlineExceeded, HardDeadline, interrupting, within
-from rlvr.verifiers.math.extract import (
-    METHODS,
-    Extraction,
-    answer_start,
-    choice_hedged,
-    extract_answer,
-    extract_gold,
-    stated_choice,
-)
+from rlvr.verifiers.math.extract import METHODS, Extraction, extract_answer, extract_gold
 from rlvr.verifiers.math.normalize import canonical_text, currency_unit, normalize_answer
 from rlvr.verifiers.math.structure import (
     Answer,
