@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+
+def _words(text: str) -> frozenset[str]:
+    """The set of the space-separated words of `text` (a compact way to write a word list)."""
+    return frozenset(text.split())
+
+
 FUNCTIONS = {
     "sin": "sin",
     "cos": "cos",
@@ -33,46 +39,10 @@ FUNCTIONS = {
     "det": "det",
 }
 MULTI_ARG_FUNCTIONS = {"max": "Max", "min": "Min", "gcd": "gcd", "lcm": "lcm"}
-GREEK = frozenset(
-    [
-        "alpha",
-        "beta",
-        "gamma",
-        "delta",
-        "epsilon",
-        "varepsilon",
-        "zeta",
-        "eta",
-        "theta",
-        "vartheta",
-        "iota",
-        "kappa",
-        "lambda",
-        "mu",
-        "nu",
-        "xi",
-        "omicron",
-        "rho",
-        "varrho",
-        "sigma",
-        "tau",
-        "upsilon",
-        "phi",
-        "varphi",
-        "chi",
-        "psi",
-        "omega",
-        "Gamma",
-        "Delta",
-        "Theta",
-        "Lambda",
-        "Xi",
-        "Sigma",
-        "Upsilon",
-        "Phi",
-        "Psi",
-        "Omega",
-    ]
+GREEK = _words(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi "
+    "omicron rho varrho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma "
+    "Upsilon Phi Psi Omega"
 )
 CONSTANT_WORDS = {
     "pi": ("const", "pi"),
@@ -90,139 +60,22 @@ _PLAIN_WORDS = sorted(
 )
 _APPLY_LETTERS = frozenset("fgh")
 # commands that end an implicit product (operators, relations, closing delimiters)
-_STOP_COMMANDS = frozenset(
-    [
-        "cdot",
-        "times",
-        "div",
-        "pm",
-        "mp",
-        "choose",
-        "ast",
-        "le",
-        "ge",
-        "ne",
-        "lt",
-        "gt",
-        "in",
-        "notin",
-        "cup",
-        "cap",
-        "setminus",
-        "to",
-        "rightarrow",
-        "Rightarrow",
-        "implies",
-        "rfloor",
-        "rceil",
-        "rangle",
-        "right",
-        "end",
-        "text",
-        "or",
-        "and",
-        "ldots",
-    ]
+_STOP_COMMANDS = _words(
+    "cdot times div pm mp choose ast le ge ne lt gt in notin cup cap setminus to rightarrow "
+    "Rightarrow implies rfloor rceil rangle right end text or and ldots"
 )
 _IGNORED_COMMANDS = frozenset(
     {"displaystyle", "limits", "nolimits", "left", "right", "middle", "qquad", "quad"}
 )
 
 #: Words that may appear in a math answer without making it prose (see `structure.is_text`).
-MATH_WORDS = frozenset(
-    [
-        "sin",
-        "cos",
-        "tan",
-        "sec",
-        "csc",
-        "cot",
-        "arcsin",
-        "arccos",
-        "arctan",
-        "sinh",
-        "cosh",
-        "tanh",
-        "log",
-        "ln",
-        "exp",
-        "sqrt",
-        "pi",
-        "infty",
-        "infinity",
-        "frac",
-        "dfrac",
-        "tfrac",
-        "binom",
-        "cdot",
-        "times",
-        "div",
-        "left",
-        "right",
-        "begin",
-        "end",
-        "pmatrix",
-        "bmatrix",
-        "matrix",
-        "array",
-        "text",
-        "mathrm",
-        "sum",
-        "prod",
-        "circ",
-        "alpha",
-        "beta",
-        "gamma",
-        "delta",
-        "epsilon",
-        "theta",
-        "lambda",
-        "sigma",
-        "omega",
-        "phi",
-        "psi",
-        "rho",
-        "tau",
-        "mu",
-        "nu",
-        "xi",
-        "eta",
-        "zeta",
-        "kappa",
-        "chi",
-        "ldots",
-        "cup",
-        "cap",
-        "emptyset",
-        "le",
-        "ge",
-        "ne",
-        "pm",
-        "mp",
-        "lfloor",
-        "rfloor",
-        "lceil",
-        "rceil",
-        "langle",
-        "rangle",
-        "min",
-        "max",
-        "gcd",
-        "lcm",
-        "overline",
-        "sqrt",
-        "choose",
-        "mid",
-        "det",
-        "and",
-        "or",
-    ]
+MATH_WORDS = _words(
+    "sin cos tan sec csc cot arcsin arccos arctan sinh cosh tanh log ln exp sqrt pi infty infinity "
+    "frac dfrac tfrac binom cdot times div left right begin end pmatrix bmatrix matrix array text "
+    "mathrm sum prod circ alpha beta gamma delta epsilon theta lambda sigma omega phi psi rho tau mu "
+    "nu xi eta zeta kappa chi ldots cup cap emptyset le ge ne pm mp lfloor rfloor lceil rceil langle "
+    "rangle min max gcd lcm overline sqrt choose mid det and or"
 )
-
-
-def _words(text: str) -> frozenset[str]:
-    """The set of the space-separated words of `text` (a compact way to write a word list)."""
-    return frozenset(text.split())
 
 
 #: LaTeX command and function names that do not make a span prose (`extract._is_prose`; `last_math`).
@@ -297,7 +150,7 @@ NO_SOLUTION = frozenset(
     ]
 )
 #: Words a text answer may add without changing it ("odd function" for "odd").
-TEXT_FILLERS = frozenset(["function", "functions", "number", "numbers", "is", "it", "its"])
+TEXT_FILLERS = _words("function functions number numbers is it its")
 
 # ---- The hedge / qualification vocabulary: one list per role, every rule that reads words draws from here.
 # A number's meaning changes with the words around it; each tuple below names one kind of such word, and the
