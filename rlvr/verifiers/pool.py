@@ -139,7 +139,7 @@ class VerifierPool(Verifier):
                 f"VerifierPool start_method must be 'forkserver', 'spawn' or 'subprocess', got {start_method!r}"
             )
         self.start_method = start_method
-        self._ctx = multiprocessing.get_context("spawn" if start_method == "subprocess" else start_method)
+        self._ctx: Any = multiprocessing.get_context("spawn" if start_method == "subprocess" else start_method)
         if start_method == "forkserver":
             preload = [
                 "rlvr.verifiers.pool_worker",
