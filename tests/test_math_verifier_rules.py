@@ -397,3 +397,15 @@ def test_finite_sums_are_polynomials(pred: str, gold: str, want: bool) -> None:
     """A sum over integer bounds is written out and compared by exact evaluation, without sympy."""
     verdict = MathVerifier(in_process=True, symbolic=False).verify(rf"\boxed{{{pred}}}", gold)
     assert verdict.passed is want and "error" not in verdict.details, dict(verdict.details)
+
+
+@pytest.mark.parametrize(
+    "pred, answer",
+    [
+        ("x is 5.\n\nCheck: 5 + 2 = 7", "5"),  # a closing check section is a remark
+        ("Step 1 gives 3. Note: we use 4. So 12.", "12"),  # a conclusion after a note is still the answer
+        ("x is 5.\n\nNote: this uses 3.\n\nHence 9 apples.", "9"),  # ... as is a later paragraph
+    ],
+)
+def test_only_a_closing_remark_is_dropped(verifier: MathVerifier, pred: str, answer: str) -> None:
+    assert _check(verifier, pred, answer, True)["extracted"] == answer

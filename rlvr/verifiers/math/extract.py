@@ -129,9 +129,12 @@ def _closing_remarks_dropped(tail: str) -> str:
     (`Remark:`, `Note:`) that follows a value; they comment on the answer, they do not give it."""
     tail = _QED_RE.sub(" ", tail)
     sections = list(_SECTION_RE.finditer(tail))
-    if sections and _NUMBER_RE.search(tail[: sections[-1].start()]):
-        return tail[: sections[-1].start()]
-    return tail
+    if not sections or not _NUMBER_RE.search(tail[: sections[-1].start()]):
+        return tail
+    remark = tail[sections[-1].start() :].lstrip(".!?,{( \t\n")
+    if re.search(r"\n\s*\n\s*\S", remark) or _CONCLUSION_RE.search(remark) or _PHRASE_RE.search(remark):
+        return tail  # not a closing remark: a paragraph or a conclusion follows it ("Note: ... So 12.")
+    return tail[: sections[-1].start()]
 
 
 def alternatives_after(text: str, first: str) -> list[str]:
