@@ -409,3 +409,12 @@ def test_finite_sums_are_polynomials(pred: str, gold: str, want: bool) -> None:
 )
 def test_only_a_closing_remark_is_dropped(verifier: MathVerifier, pred: str, answer: str) -> None:
     assert _check(verifier, pred, answer, True)["extracted"] == answer
+
+
+@pytest.mark.parametrize(
+    "pred", ["\\boxed{8}\n\nNote: the answer is 7.", r"\boxed{8}. I verified: the answer is 7."]
+)
+def test_an_answer_stated_in_a_remark_or_check_is_a_second_answer(verifier: MathVerifier, pred: str) -> None:
+    for gold in ("8", "7"):
+        assert _check(verifier, pred, gold, False)["extracted"] == "8, 7"
+    _check(verifier, "\\boxed{8}\n\nNote: the answer is not 7.", "8", True)  # a denied one is not

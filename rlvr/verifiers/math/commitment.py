@@ -158,6 +158,26 @@ def _rejected(clause: str, start: int, end: int) -> bool:
     return bool(_PITFALL_RE.search(clause[:start])) and not _OPENER_RE.match(clause)
 
 
+_EXPLICIT_RE = re.compile(
+    r"\\(?:boxed|fbox)\s*\{(?P<box>[^{}]*)\}|\banswer\s*(?:is|:|=)\s*\$?(?P<phrase>-?\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+
+
+def _explicit_answers(text: str) -> list[str]:
+    """The values `text` states as answers (a box, "the answer is 7"), not counting negated ones."""
+    out = []
+    for m in _EXPLICIT_RE.finditer(text):
+        value = _LABEL_RE.sub("", (m.group("box") or m.group("phrase") or "")).strip()
+        if (
+            value
+            and not _NEGATED_BEFORE_RE.search(text[: m.start()])
+            and not _REJECTED_AFTER_RE.match(text[m.end() :])
+        ):
+            out.append(value)
+    return out
+
+
 def same_value(a: str, b: str) -> bool:
     """Whether two stated values are the same number (`8` and `8.0`) or the same text."""
     try:
@@ -192,7 +212,13 @@ def screen(after: str, committed: str) -> Screened:
     values they offer (other than `committed`). See the module docstring."""
     text = drop_sections(drop_checks(after))
     out: list[str] = []
-    hedged: list[str] = []
+    # an answer stated inside a dropped check or section ("Note: the answer is 7") is a second answer
+    kept = _explicit_answers(text)
+    hedged = [
+        v
+        for v in _explicit_answers(after)
+        if not same_value(v, committed) and not any(same_value(v, k) for k in kept)
+    ]
     last_hedge = -1
     withdrawn = False
     for m in _CLAUSE_RE.finditer(text):
