@@ -418,3 +418,18 @@ def test_an_answer_stated_in_a_remark_or_check_is_a_second_answer(verifier: Math
     for gold in ("8", "7"):
         assert _check(verifier, pred, gold, False)["extracted"] == "8, 7"
     _check(verifier, "\\boxed{8}\n\nNote: the answer is not 7.", "8", True)  # a denied one is not
+
+
+@pytest.mark.parametrize(
+    "pred, gold, want",
+    [
+        (r"\boxed{8}. 8 is not prime.", "8", True),  # a property, not a denial of the answer
+        (r"\boxed{8}. 7 does not divide 8.", "8", True),
+        (r"\boxed{8}. 7 does not work.", "7", False),
+        (r"\boxed{8}. It is not $7$.", "8", True),
+        (r"\boxed{8}. Hmm, not 8 but 7.", "7", True),  # the box itself denied: the revision is the answer
+        (r"\boxed{8}. Hmm, not 8 but 7.", "8", False),
+    ],
+)
+def test_denials_name_the_answer(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
+    _check(verifier, pred, gold, want)

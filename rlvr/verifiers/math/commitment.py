@@ -72,7 +72,11 @@ _REJECTED_AFTER_RE = re.compile(
     + r")\b",
     re.IGNORECASE,
 )
-_NEGATED_BEFORE_RE = re.compile(r"\b(?:not|never|n't|no\s+longer|instead\s+of|rather\s+than)\W+(?:\w+\W+)?$")
+# a value denied right before it ("definitely not 7", "is never 7", "rather than 7"), not "does not divide 8"
+_NEGATED_BEFORE_RE = re.compile(
+    r"\b(?:not|never|n't|no\s+longer|instead\s+of|rather\s+than)\s+(?:(?:be|equal(?:\s+to)?|exactly|just|simply)\s+)?"
+    r"[$(]*\s*$"
+)
 _PITFALL_RE = re.compile(r"\b(?:" + "|".join(PITFALL_WORDS) + r")\b", re.IGNORECASE)
 _OPENER_RE = re.compile(
     r"^[\s(*]*(?:(?:" + "|".join(REVISION_WORDS) + r"|therefore|thus|hence|so)\b|no,)", re.IGNORECASE

@@ -330,9 +330,9 @@ HEDGE_MARKERS = (
 )
 #: Predicates that say the value before them is wrong ("7 is wrong", "7 fails", "7 is off by one").
 REJECTION_PREDICATES = (
-    "not",
-    "n't",
-    "never",
+    # a negation only where it denies being the answer ("7 is not it"), not a property ("8 is not prime")
+    r"(?:not|n't|never)\s+(?:the\s+(?:answer|solution|result|one)|it|right|correct|valid|possible|true|an?\s+"
+    r"(?:answer|solution|option)|work|works|an\s+option)",
     "wrong",
     "incorrect",
     "false",
@@ -341,8 +341,7 @@ REJECTION_PREDICATES = (
     "off",
     "fails?",
     "failed",
-    r"does\s+not",
-    "cannot",
+    r"(?:does\s+not|doesn't|won't)\s+work",
     "extraneous",
     "rejected",
     r"ruled\s+out",
