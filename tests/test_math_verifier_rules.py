@@ -433,3 +433,21 @@ def test_an_answer_stated_in_a_remark_or_check_is_a_second_answer(verifier: Math
 )
 def test_denials_name_the_answer(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
     _check(verifier, pred, gold, want)
+
+
+@pytest.mark.parametrize(
+    "pred, want",
+    [
+        (
+            r"\boxed{8}. We could also compute $2^3 = 8$ directly.",
+            True,
+        ),  # a modal clause re-deriving the answer
+        (r"\boxed{8}. This would be 8 for any n.", True),
+        ("\\boxed{8}\n\nWait, is it 7 or 8?", False),  # a question stays a hedge even if it names the answer
+        (r"\boxed{8}. Maybe it is 7.", False),
+    ],
+)
+def test_a_clause_that_rederives_the_answer_is_no_hedge(
+    verifier: MathVerifier, pred: str, want: bool
+) -> None:
+    _check(verifier, pred, "8", want)

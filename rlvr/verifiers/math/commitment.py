@@ -144,13 +144,14 @@ class Screened:
 
 
 def _values(clause: str) -> list[tuple[int, int, str]]:
-    """(start, end, value) of each value a clause states (`$n = 7$` states 7)."""
+    """(start, end, value) of each value a clause states (`$n = 7$` states 7, `$2^3 = 8$` states 8)."""
     out = []
     for m in _VALUE_RE.finditer(clause):
         if m.group("word"):
             value = NUMBER_WORDS[m.group("word").lower()]
         else:
-            value = _LABEL_RE.sub("", (m.group("box") or m.group("span") or m.group("num")).strip())
+            value = (m.group("box") or m.group("span") or m.group("num")).strip()
+            value = value.rsplit("=", 1)[-1] if "=" in value else value  # `$2^3 = 8$` arrives at 8
         out.append((m.start(), m.end(), value.strip()))
     return out
 
@@ -202,6 +203,11 @@ def is_hedge(clause: str) -> bool:
     )
 
 
+def _asks(clause: str) -> bool:
+    """Whether a clause is a question, states doubt or offers an alternative with `or`."""
+    return bool(clause.rstrip().endswith("?") or _UNCERTAIN_RE.search(clause) or _LEADING_OR_RE.match(clause))
+
+
 def offers_another(lead: str) -> bool:
     """Whether the clause leading to a later box offers it beside an earlier one rather than instead of it:
     a hedge, a parallel case (`If n is odd:`, `Case 2 gives`, `Answer B:`) or someone else's answer
@@ -235,8 +241,12 @@ def screen(after: str, committed: str) -> Screened:
                 clause = clause[:s] + " " * (e - s) + clause[e:]  # a rejected value revises nothing
             else:
                 kept.append(v)
+        # a modal word in a clause that arrives at the answer again ("we could also compute 2^3 = 8") explains it;
+        # a question, doubt or `or` still offers its other values ("is it 7 or 8?")
+        rederives = any(same_value(v, committed) for v in kept) and not _asks(clause)
         hedge = kept and (
-            is_hedge(clause) or (_ATTRIBUTED_RE.search(clause) and not _OPENER_RE.match(clause))
+            (is_hedge(clause) and not rederives)
+            or (_ATTRIBUTED_RE.search(clause) and not _OPENER_RE.match(clause))
         )
         if hedge:
             hedged += [v for v in kept if not same_value(v, committed) and v not in hedged]
