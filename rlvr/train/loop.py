@@ -70,7 +70,7 @@ class Runtime(Protocol):
         ...
 
     def produce(self, step: int) -> tuple[Any, RolloutStats]:
-        """This step's rollouts (or a handle to them) and their statistics."""
+        """This step's rollouts (or a handle to them) and their statistics (read after the step's training)."""
         ...
 
     def extend(self, rollouts: Any, step: int) -> None:
@@ -342,9 +342,9 @@ class Trainer:
         """One logged step: produce, insert, train, account; returns its metrics."""
         step_start = time.perf_counter()
         rollouts, rstats = self.runtime.produce(self.step)
-        self.error_guard.check(rstats)  # before the verdicts reach the buffer
         self.runtime.extend(rollouts, self.step)
         train_s, samples, metrics = self._update()
+        self.error_guard.check(rstats)  # after training: async rollout statistics fill while the step trains
         metrics.update(rstats.metrics())
         c = self.compute
         c.gen_s += rstats.generate_s

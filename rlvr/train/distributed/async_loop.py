@@ -6,7 +6,7 @@ share of a step's prompts with whatever weights it holds and pushes the rollouts
 actor. Whenever the driver waits (for an optimizer step, or for rollouts while the buffer cannot give a
 batch) it reacts to whichever call finishes first (`ray.wait`):
 
-* a worker's call finished -> keep its statistics for the loop's next step and give it the next prompts,
+* a worker's call finished -> add its statistics to the current step's and give it the next prompts,
   after loading the newest weights if it holds older ones (a dead worker is recovered and gets the same
   prompts again);
 * the optimizer step finished -> back to the loop (version + 1; every `sync_every` versions the runtime
@@ -18,7 +18,9 @@ Staleness is bounded twice: workers are re-synced every `sync_every` <= max_age 
 anything older than `max_age` versions before drawing, so no trained rollout is older than max_age. The
 replay ratio (trained samples / unique rollouts) is not set but measured, with mu both as time per rollout
 over time per trained sample (device-seconds, as in sync mode) and as the paper's throughput ratio
-(K_train / T) / (K_inf / W). A step's rollout metrics are those of the calls finished since the step before.
+(K_train / T) / (K_inf / W). A step's rollout statistics are those of the calls the driver saw finish while
+the step ran: `open_step` hands the loop a fresh `RolloutStats` that fills while the step trains, and the
+loop reads it after training (as the old async loop accounted them).
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rlvr.train.build import ExampleStream
-from rlvr.train.distributed.rollout_workers import RolloutFleet, WeightsOutOfSync, merge_stats
+from rlvr.train.distributed.rollout_workers import RolloutFleet, WeightsOutOfSync, add_stats
 from rlvr.train.rollouts import RolloutStats
 
 
 class AsyncProduction:
-    """One produce call in flight per rollout worker; finished calls' statistics wait for the loop."""
+    """One produce call in flight per rollout worker; finished calls' statistics go to the current step."""
 
     def __init__(
         self, fleet: RolloutFleet, buffer: Any, stream: ExampleStream, shares: Sequence[int]
@@ -42,7 +44,7 @@ class AsyncProduction:
         self.stream = stream
         self.shares = list(shares)  # prompts per call of each worker (P split over W)
         self.in_flight: dict[Any, tuple[int, int, list[Any]]] = {}  # future -> (rank, step tag, examples)
-        self.finished: list[RolloutStats] = []
+        self.current = RolloutStats()  # the statistics of the step being run (handed out by open_step)
         self.rollouts = 0  # unique rollouts produced since start
 
     def start(self, version: int) -> None:
@@ -76,21 +78,22 @@ class AsyncProduction:
             self.fleet.recover(rank, exc)  # restarted or replaced, weights re-synced
             self._dispatch(rank, version, tag, examples)
             return False
-        self.finished.append(stats)
+        add_stats(self.current, stats)
         self.rollouts += stats.rollouts
         self._dispatch(rank, version)
         return True
 
-    def collect(self, version: int) -> RolloutStats:
-        """The statistics of every call finished by now (without waiting), merged; the workers go on."""
+    def open_step(self, version: int) -> RolloutStats:
+        """A fresh `RolloutStats` for the step that starts: calls finished by now (no waiting) and every call
+        that finishes while the step trains are added to it."""
         import ray
 
+        self.current = RolloutStats()
         if self.in_flight:
             ready, _ = ray.wait(list(self.in_flight), num_returns=len(self.in_flight), timeout=0)
             for future in ready:
                 self._done(future, version)
-        out, self.finished = merge_stats(self.finished), []
-        return out
+        return self.current
 
     def train(self, submit: Callable[[], list[Any]], version: int) -> list[dict[str, float]]:
         """Run `submit()` (one optimizer step on all ranks) until it gets a batch, serving workers meanwhile."""

@@ -126,9 +126,10 @@ class RayRuntime:
             self._trained, self._version0, self._wall0 = 0, version, time.perf_counter()
 
     def produce(self, step: int) -> tuple[Any, RolloutStats]:
-        """Sync: this step's rollouts from the W workers (refs) and stats; async: stats of the finished calls."""
+        """Sync: this step's rollouts from the W workers (refs) and stats; async: the step's statistics, which
+        fill while it trains (calls in flight push into the buffer themselves)."""
         if self.production is not None:
-            return None, self.production.collect(self.version)
+            return None, self.production.open_step(self.version)
         assert self.fleet is not None and self.stream is not None
         examples = self.stream.take(self.config.rollout.prompts_per_step)
         self._push_weights()

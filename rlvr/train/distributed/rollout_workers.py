@@ -46,23 +46,28 @@ def split_evenly(items: Sequence[Any], parts: int) -> list[list[Any]]:
     return out
 
 
+def add_stats(out: RolloutStats, s: RolloutStats) -> None:
+    """Add one round's statistics to `out` in place (times are summed: worker-seconds)."""
+    out.rollouts += s.rollouts
+    out.prompts += s.prompts
+    out.generated_tokens += s.generated_tokens
+    out.generate_s += s.generate_s
+    out.verify_s += s.verify_s
+    out.rewards.extend(s.rewards)
+    out.passed.extend(s.passed)
+    out.lengths.extend(s.lengths)
+    out.truncated += s.truncated
+    for reason, count in s.reasons.items():
+        out.reasons[reason] = out.reasons.get(reason, 0) + count
+    out.first_error = out.first_error or s.first_error
+    out.verifier_timeouts += s.verifier_timeouts
+
+
 def merge_stats(parts: Sequence[RolloutStats]) -> RolloutStats:
-    """One `RolloutStats` for several workers' rounds (times are summed: worker-seconds)."""
+    """One `RolloutStats` for several workers' rounds."""
     out = RolloutStats()
     for s in parts:
-        out.rollouts += s.rollouts
-        out.prompts += s.prompts
-        out.generated_tokens += s.generated_tokens
-        out.generate_s += s.generate_s
-        out.verify_s += s.verify_s
-        out.rewards.extend(s.rewards)
-        out.passed.extend(s.passed)
-        out.lengths.extend(s.lengths)
-        out.truncated += s.truncated
-        for reason, count in s.reasons.items():
-            out.reasons[reason] = out.reasons.get(reason, 0) + count
-        out.first_error = out.first_error or s.first_error
-        out.verifier_timeouts += s.verifier_timeouts
+        add_stats(out, s)
     return out
 
 
