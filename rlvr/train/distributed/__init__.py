@@ -1,5 +1,6 @@
 """The Ray runtime of rlvr: rollout workers, verifier actors, a replay-buffer actor and a data-parallel learner
-group, driven by one `DistributedTrainer` in sync or async mode (docs/distributed.md).
+group (`RayRuntime`), driven by the one training loop (`rlvr.train.loop.Trainer`; `DistributedTrainer` is that
+`Trainer` on Ray) in sync or async mode (docs/distributed.md).
 
     from rlvr.train.distributed import train_distributed
     rows = train_distributed(config)            # config.distributed says W, T, mode and resources
