@@ -212,6 +212,8 @@ def run_overrides(arm: Arm, s: Setup, seed: int, steps: int, model: str, out_dir
         "train.plot=false",
         "train.progress=false",
         "train.resume=false",
+        # the scratch dir of a run that was interrupted is disposable (the result file is the record): move it aside
+        "train.overwrite=true",
         f"learner.lr={s.lr}",
         "learner.micro_batch_size=64",
         f"eval.every={s.eval_every}",
