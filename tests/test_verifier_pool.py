@@ -146,7 +146,9 @@ def test_close_cancels_queued_jobs_and_rejects_new_ones() -> None:
     pool = VerifierPool(ScriptedVerifier(), num_workers=1, timeout_s=10.0)
     running = pool.submit("sleep:5", 0)
     queued = pool.submit("ok", 1)
-    time.sleep(0.5)
+    deadline = time.monotonic() + 60
+    while not running.running() and time.monotonic() < deadline:  # a worker took it (start-up varies with load)
+        time.sleep(0.05)
     pool.close()
     assert queued.cancelled()
     assert running.result(timeout=10).reason == "error"
