@@ -242,3 +242,35 @@ def test_a_verifier_that_hangs_on_gold_answers_is_refused_at_make(hanging_module
     env = make_env("myns/HangingSums-v0")  # its gold answers pass at once, so make checks and accepts it
     with pytest.raises(ConfigError, match=r"did not return within 0.5 s on the gold answer"):
         _check_user_verifier("myns/X-v0", env.task, FunctionVerifier(_sleep_forever, "user"), timeout_s=0.5)
+
+
+@pytest.mark.timeout(90)
+def test_a_single_env_step_and_rlvr_verify_keep_the_deadline(
+    hanging_module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Outside training too: `env.step` of a plain Gymnasium env and `rlvr verify NAME` end a hanging verifier."""
+    import gymnasium as gym
+
+    from rlvr.core.registry import import_user_modules
+
+    import_user_modules([str(hanging_module)])
+    env = gym.make("myns/HangingSums-v0", verifier_timeout_s=1.0)
+    try:
+        env.reset(seed=0)
+        t0 = time.monotonic()
+        _, reward, terminated, _, info = env.step("I think it is 7")
+        elapsed = time.monotonic() - t0
+        assert terminated and reward == 0.0 and info["verdict"].reason == "timeout", info["verdict"]
+        assert info["verdict"].details.get("verifier_timeout") is True
+        assert elapsed < 1.0 + 10, f"step took {elapsed:.1f}s"  # the timeout plus one worker start-up
+        env.reset(seed=0)
+        _, reward, *_ = env.step(env.unwrapped.task.gold_completion(env.unwrapped.example))
+        assert reward == 1.0  # the same worker grades the next step
+    finally:
+        env.close()
+    argv = ["verify", "myns/hangs-on-model-output", "seven", "7", "--import", str(hanging_module),
+            "--timeout", "1", "--json"]  # fmt: skip
+    t0 = time.monotonic()
+    assert cli(argv) == 0
+    assert time.monotonic() - t0 < 1.0 + 10
+    assert '"reason": "timeout"' in capsys.readouterr().out

@@ -241,16 +241,23 @@ def _run_registered(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+        from rlvr.verifiers.grading import grading_pool
+
         verifier = make_verifier(args.name, **parse_options(options_of(args)))
+        # a user's verifier may hang: it runs in a killable worker under --timeout (self-bounding ones run here)
+        bounded = grading_pool(verifier, 0, args.timeout)
         reference = _read(args.reference)
-        verdict = verifier.verify(_read(args.completion), load_yaml(reference) if args.yaml else reference)
+        verdict = (bounded or verifier).verify(
+            _read(args.completion), load_yaml(reference) if args.yaml else reference
+        )
     except RlvrError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     finally:
-        close_fn = getattr(locals().get("verifier"), "close", None)
-        if callable(close_fn):
-            close_fn()
+        for obj in (locals().get("bounded"), locals().get("verifier")):
+            close_fn = getattr(obj, "close", None)
+            if callable(close_fn):
+                close_fn()
     print_verdict(verdict, args.json)
     return _exit_status(verdict, args)
 
@@ -269,6 +276,10 @@ def _add_registered(kinds: Any) -> None:
     p.add_argument("reference", metavar="REFERENCE", help="the reference answer (or '-' for stdin)")
     p.add_argument("--yaml", action="store_true", help="parse REFERENCE as YAML (lists, mappings, numbers)")
     add_option_args(p, "verifier option", "-o timeout_s=5")
+    p.add_argument(
+        "--timeout", type=float, default=10.0,
+        help="seconds before a verifier that does not bound its own time is stopped (default %(default)s)",
+    )  # fmt: skip
     add_import_arg(p)
     _common(p)
     p.set_defaults(func=_run_registered)

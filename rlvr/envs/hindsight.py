@@ -49,7 +49,7 @@ def hindsight_fns(
     def relabel(rollout: Rollout, goal: Any) -> Rollout | None:
         """The completion as a rollout of the relabeled example, graded by the env's verifier and reward."""
         relabeled = task.relabel(example_of(rollout), goal)
-        verdict = base.verifier.verify(rollout.completion, relabeled.reference)
+        verdict = base.grade(rollout.completion, relabeled.reference)
         prompt = base.template.render(relabeled, chat=base.chat)
         metadata = dict(rollout.metadata or {})
         metadata.update(example=relabeled, relabeled_from=rollout.example_key)

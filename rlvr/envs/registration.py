@@ -45,6 +45,7 @@ ENV_OPTIONS = frozenset(
         "feedback_fn",
         "verifier",
         "verifier_kwargs",
+        "verifier_timeout_s",
         "task",
     }
 )

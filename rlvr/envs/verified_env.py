@@ -64,6 +64,7 @@ class VerifiedEnv(gym.Env[Prompt, str]):
         render_mode: str | None = None,
         max_prompt_chars: int = MAX_PROMPT_CHARS,
         max_completion_chars: int = MAX_COMPLETION_CHARS,
+        verifier_timeout_s: float = 10.0,
     ) -> None:
         if not isinstance(task, Task):
             raise ConfigError(f"VerifiedEnv needs an rlvr.tasks.Task, got {type(task).__name__}")
@@ -75,8 +76,12 @@ class VerifiedEnv(gym.Env[Prompt, str]):
             raise ConfigError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}"
             )
+        if not (isinstance(verifier_timeout_s, int | float) and 0 < verifier_timeout_s < float("inf")):
+            raise ConfigError(f"verifier_timeout_s must be a positive number of seconds, got {verifier_timeout_s!r}")
         self.task = task
         self.verifier = verifier
+        self.verifier_timeout_s = float(verifier_timeout_s)
+        self._bounded: Verifier | None = None  # the deadline-keeping grader of a user's verifier, made on first use
         self.template = get_template(template)
         self.reward_fn = get_reward(reward)
         self.chat = bool(chat)
@@ -154,7 +159,30 @@ class VerifiedEnv(gym.Env[Prompt, str]):
     def step(self, action: str) -> tuple[Prompt, SupportsFloat, bool, bool, dict[str, Any]]:
         """Grade the completion; the episode terminates after one step."""
         completion, reference = self.verification_request(action)
-        return self.apply_verdict(action, self.verifier.verify(completion, reference))
+        return self.apply_verdict(action, self.grade(completion, reference))
+
+    def grade(self, completion: str, reference: Any) -> Verdict:
+        """The verifier's verdict under a deadline of `verifier_timeout_s`, whatever the verifier is.
+
+        A verifier that bounds its own time (math, code, ...) runs here; a user's runs in a killable worker
+        (or under SIGALRM when it cannot be pickled), as `rlvr.verifiers.grading` describes.
+        """
+        from rlvr.verifiers.grading import enforces_deadline, grading_pool
+
+        if enforces_deadline(self.verifier):
+            return self.verifier.verify(completion, reference)
+        if self._bounded is None:
+            self._bounded = grading_pool(self.verifier, 0, self.verifier_timeout_s)
+        assert self._bounded is not None  # not self-bounding: grading_pool always wraps it
+        return self._bounded.verify(completion, reference)
+
+    def close(self) -> None:
+        """Stop the worker that grades a user's verifier, if one was started."""
+        bounded, self._bounded = self._bounded, None
+        close = getattr(bounded, "close", None)
+        if callable(close):
+            close()
+        super().close()
 
     def render(self) -> str | None:
         """With `render_mode="ansi"`: the episode so far as text."""
