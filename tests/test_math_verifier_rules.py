@@ -451,3 +451,51 @@ def test_a_clause_that_rederives_the_answer_is_no_hedge(
     verifier: MathVerifier, pred: str, want: bool
 ) -> None:
     _check(verifier, pred, "8", want)
+
+
+# ---- round 3 (pending/round3.yaml, not yet loaded): tags, runaway turns, words that change a prose value,
+# angle units, hidden boxes, multilingual answer phrases
+@pytest.mark.parametrize(
+    "pred, gold, want",
+    [
+        ("<answer>8</answer>\n\n(The reference says 7.)", "7", False),  # an answer tag is a box
+        ("<answer>8</answer> 7", "8", True),
+        ("<answer></answer> 7", "7", False),
+        ("<think>7</think><answer>\\text{eight}</answer>", "8", True),
+        (
+            "<think>\nSo \\boxed{7}.\n</think>\n\nI could not finish the computation.",
+            "7",
+            False,
+        ),  # thinking is a draft
+        ("<think>Clearly \\boxed{7}</think>\nAfter a careful check, the count is eight.", "8", True),
+        ("<think>so \\boxed{5}</think>", "5", True),  # nothing after the thinking: it is the reply
+        (
+            "\\boxed{8}\n\nHuman: What is 3+4?\n\nAssistant: \\boxed{7}",
+            "7",
+            False,
+        ),  # a new turn is not this answer
+        ("The answer is 8.\n\nProblem 2: Compute 3+4.\nSolution: 3+4 = 7. The answer is 7.", "7", False),
+        ("The answer is 7 thirds.", "7", False),
+        ("The answer is the square root of 7.", "7", False),
+        ("The answer is twice 7.", "7", False),
+        ("The answer is e to the 7.", "7", False),
+        ("The answer is 7 ** 2.", "49", True),
+        ("The answer is 7-ish.", "7", False),
+        ("Final: 7 \u2717", "7", False),
+        ("Hence n = 7 does not work.", "7", False),
+        ("So the answer is $7$ less than $15$, i.e. $8$.", "7", False),
+        ("The answer is \\( 7 \\) if $n$ is odd.", "7", False),
+        ("The answer is 7 apples in total.", "7", True),
+        (r"\boxed{60\text{ rad}}", "60^\\circ", False),
+        (r"\boxed{\frac{\pi}{3}^\circ}", r"\frac{\pi}{3}", False),
+        (r"\boxed{60^\circ}", r"\frac{\pi}{3}", True),
+        (r"\boxed{-\text{seven}}", "7", False),
+        (r"\boxed{8} \iffalse \boxed{7} \fi", "7", False),
+        ("Die Antwort ist 8, nicht 7.", "7", False),
+        ("\u6240\u4ee5\u7b54\u6848\u662f8\u3002", "8", True),
+        ('```json\n{"final_answer": 8, "steps": 7}\n```', "8", True),
+        ("**7**", "7", True),
+    ],
+)
+def test_round3_classes(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
+    _check(verifier, pred, gold, want)

@@ -156,9 +156,14 @@ def _values(clause: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def rejected_after(rest: str) -> bool:
+    """Whether the text right after a value says it is wrong ("does not work", "is not the answer", "✗")."""
+    return bool(_REJECTED_AFTER_RE.match(rest) or re.match(r"\s*[\u2717\u2718\u274c]", rest))
+
+
 def _rejected(clause: str, start: int, end: int) -> bool:
     """Whether the value at clause[start:end] is said to be wrong: `7 is wrong`, `not 7`, `a mistake ... 7`."""
-    if _REJECTED_AFTER_RE.match(clause[end:]) or _NEGATED_BEFORE_RE.search(clause[:start]):
+    if rejected_after(clause[end:]) or _NEGATED_BEFORE_RE.search(clause[:start]):
         return True
     return bool(_PITFALL_RE.search(clause[:start])) and not _OPENER_RE.match(clause)
 

@@ -18,7 +18,14 @@ from rlvr.verifiers.math.boxes import (  # noqa: F401  (last_boxed, braced_group
     braced_group,
     last_boxed,
 )
-from rlvr.verifiers.math.commitment import _SECTION_RE, Screened, offers_another, same_value, screen
+from rlvr.verifiers.math.commitment import (
+    _SECTION_RE,
+    Screened,
+    offers_another,
+    rejected_after,
+    same_value,
+    screen,
+)
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
     APPROXIMATORS,
@@ -39,7 +46,8 @@ METHODS = ("boxed", "gsm8k", "final_answer", "last_math")
 
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
 _PHRASE_RE = re.compile(
-    r"(?:final\s+answer\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:)\s*:?\s*",
+    r"(?:final[\s_]+answer[\"']?\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:"
+    r"|\b(?:die\s+antwort\s+ist|la\s+r[ée]ponse\s+est|la\s+respuesta\s+es)|答案是|答案为|答案：)\s*:?\s*",
     re.IGNORECASE,
 )
 _MATH_SPAN_RE = re.compile(
@@ -55,7 +63,11 @@ _PROSE_RE = re.compile(r"[A-Za-z]{3,}")
 # letters of any script (Chinese, Arabic, Devanagari ...): a run of them is prose in any language
 _FOREIGN_WORD_RE = re.compile(r"[^\W\d_A-Za-z]{2,}")
 # the model went on to a new chat turn: nothing after it answers this one
-_NEXT_TURN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>")
+_NEXT_TURN_RE = re.compile(
+    r"<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>|</s>|\[INST\]"
+    # a new turn or a new problem written out: `Human:`, `User:`, `Problem 2:`, `### Exercise`
+    r"|\n[ \t]*(?:Human|User|Assistant)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
+)
 #: Only the tail of very long outputs is searched for a trailing math span or number.
 _TAIL = 8000
 
@@ -168,21 +180,32 @@ def prose_scale(answer: str) -> str:
 _CELL_END_RE = re.compile(r"\s+\|(?:\s|$)|(?<![\\}])\}\s*$|,\s*\"")
 
 
+_SPAN_QUALIFIED_RE = re.compile(
+    r"\s*(?:(?:less|more|fewer|greater|smaller)\s+than|times|of|plus|minus|if|when|unless|provided|assuming"
+    r"|for\s+(?:\$|n\b|x\b|k\b|some|all|each|every|part))\b",
+    re.IGNORECASE,
+)
+
+
 def _clean_phrase_answer(rest: str) -> str:
     first = rest.split("\n", 1)[0].strip()
     if first.startswith("**") and "**" in first[2:]:  # `Answer: **6** (not 12)`: the bold is the answer
         first = first[2:].split("**", 1)[0]
-    elif "**" in first.lstrip("*"):  # `**Answer: 6** (not 12)`: the bold closes the answer
-        first = first.lstrip("*").split("**", 1)[0]
+    elif closed := re.match(
+        r"^\**([^*]*?\S)\*\*(?=\s|$|[(.,;])", first
+    ):  # `**Answer: 6** (not 12)`: bold closes it
+        first = closed.group(1)
     rest = first.strip().strip("*").strip()
     rest = _CELL_END_RE.split(rest, maxsplit=1)[0] if _CELL_END_RE.search(rest) and "$" not in rest else rest
     span = _MATH_SPAN_RE.search(rest)
+    if span and span.start() < 3 and _SPAN_QUALIFIED_RE.match(rest[span.end() :]):
+        return rest  # `$7$ less than $15$`, `$7$ if $n$ is odd`: the span is not stated as the answer
     if span and span.start() < 3:
         first = next(g for g in span.groups() if g is not None)
         more = alternatives_after(rest[span.end() :], first.strip())
         return ", ".join([first.strip(), *more]) if more else first
     rest = re.split(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[0]
-    rest = prose_scale(rest.strip().rstrip(".").strip("*").strip())
+    rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
     if _is_prose(rest):
         # "Final Answer: The largest $n$ is 34." -> what follows the last "is", else the last number
         tail = re.split(r"\b(?:is|are|equals|=)\s+", rest)[-1]
@@ -201,13 +224,20 @@ def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:
     (`at least 3`, `3 or more`, `3 times x`, `5 thousand`); what follows it may only name what it counts."""
     before = re.findall(r"[A-Za-z']+", rest[: number.start()])[-2:]
     after = re.findall(r"\\?[A-Za-z']+|[^\sA-Za-z.,;:!?]", rest[number.end() :])
-    if any(w.lower() in QUALIFIERS_BEFORE for w in before):
-        return False
+    if any(w.lower() in QUALIFIERS_BEFORE for w in before) or [w.lower() for w in before] == ["to", "the"]:
+        return False  # `at least 3`, `the square root of 7`, `negative 7`, `e to the 7`
+    if re.match(r"\s*(?:[*^/+\u00d7!]|-[A-Za-z])", rest[number.end() :]) or _REJECTED_MARK_RE.match(
+        rest[number.end() :]
+    ):
+        return False  # `7 ** 2`, `7!`, `7-ish`, `7 ✗`
+    if any(w.lower() in ("below", "under", "negative", "minus") for w in after[:4]):
+        return False  # `7 degrees Celsius below zero`
     return not after or (
         after[0].lower() not in VALUE_WORDS and (len(after[0]) > 1 or not after[0].isalpha())
     )
 
 
+_REJECTED_MARK_RE = re.compile(r"\s*[\u2717\u2718\u274c]")  # ✗ ✘ ❌ after a value: marked wrong
 _GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$|^[^\w\\$]+$")
 _GLUED_OR_RE = re.compile(r"(?<=[)\]\d])or(?=[(\[A-Z])")
 _OPENING_TURN_RE = re.compile(
@@ -262,7 +292,12 @@ def _concluding_number(after: str) -> str | None:
     found = list(_CONCLUSION_RE.finditer(_BOILERPLATE_RE.sub(" ", after)))
     if not found:
         return None
-    numbers = {n.strip().rstrip(",") for n in _NUMBER_RE.findall(found[-1].group(1))}
+    sentence = found[-1].group(1)
+    numbers = {
+        m.group().strip().rstrip(",")
+        for m in _NUMBER_RE.finditer(sentence)
+        if not rejected_after(sentence[m.end() :])  # "Hence n = 7 does not work." concludes nothing
+    }
     return numbers.pop() if len(numbers) == 1 else None
 
 
@@ -372,6 +407,23 @@ def _phrase_answer_after(rest: str) -> str | None:
     return None if later is not None and _revises(screen(later, answer).text) else answer
 
 
+_THINK_END_RE = re.compile(r"</think>", re.IGNORECASE)
+_ANSWER_TAG_RE = re.compile(r"<answer>(.*?)</answer>", re.IGNORECASE | re.S)
+
+
+def _tagged_reply(text: str) -> str:
+    """The part of a tagged reply that answers: after `</think>` when anything follows it (the thinking is a
+    draft: its boxes and phrases are not the answer), with an `<answer>...</answer>` tag read as a box."""
+    ends = list(_THINK_END_RE.finditer(text))
+    if ends and text[ends[-1].end() :].strip():
+        text = text[ends[-1].end() :]
+    tags = list(_ANSWER_TAG_RE.finditer(text))
+    if tags:
+        last = tags[-1]
+        text = text[: last.start()] + "\\boxed{" + last.group(1).strip() + "}" + text[last.end() :]
+    return text
+
+
 def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction | None:
     """Find the final answer of a completion; None if there is none (an empty box gives answer '')."""
     if not isinstance(text, str) or not text.strip():
@@ -381,7 +433,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
     turn = _NEXT_TURN_RE.search(text)
     if turn is not None:
         text = text[: turn.start()]
-    text = undouble_backslashes(text)
+    text = _tagged_reply(undouble_backslashes(text))
     for method in methods:
         if method == "boxed":
             boxed = last_boxed(text)
@@ -430,7 +482,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
             if (
                 len(bare) <= 300 and "$" not in bare and not _is_prose(latex_only)
             ):  # the whole reply is the answer
-                return Extraction(bare, "whole")
+                return Extraction(re.sub(r"^(\*\*|__)(.+)\1$", r"\2", bare), "whole")  # `**7**`: bold
             tail = _closing_remarks_dropped(text[-_TAIL:])
             spans = list(_MATH_SPAN_RE.finditer(tail))
             concluded = _concluding_number(tail[spans[-1].end() :] if spans else tail)
@@ -455,7 +507,11 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                         return Extraction(numbers.pop(), "last_math")
                 if content:
                     return Extraction(content, "last_math")
-            found = list(_NUMBER_RE.finditer(tail))
+            found = [m for m in _NUMBER_RE.finditer(tail) if not rejected_after(tail[m.end() :])]
+            if not found and (words := list(_NUMBER_WORD_RE.finditer(tail))):
+                return Extraction(
+                    NUMBER_WORDS[words[-1].group().lower()], "last_number"
+                )  # "the count is eight"
             if found:
                 last = found[_principal(tail, [(m.start(), m.end()) for m in found])]
                 return Extraction(last.group().strip().rstrip(","), "last_number")

@@ -228,6 +228,8 @@ _UNIT_WORDS = frozenset(
         "deg",
         "radian",
         "rad",
+        "gradian",
+        "grad",
         "percent",
         "people",
         "person",
@@ -468,6 +470,7 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     s = re.sub(r"\s+", " ", s).strip()
     s = _PARAMETER_DECLARATION_RE.sub("", s) if "integer" in s or "Z" in s else s
     s = _SCALE_RE.sub(_scaled, s)
+    s = re.sub(r"(?<=[\w)}])\s*\*\*\s*(?=[\w({])", "^", s)  # `7 ** 2`: a power written as in code
     s = strip_math_delimiters(s)
     unit = None
     if units:

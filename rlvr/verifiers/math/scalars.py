@@ -68,6 +68,8 @@ def _strip(node: Node, kind: str, to_radians: bool = False) -> Node:
 def _variants(sc: Scalar, opts: CompareOptions) -> list[tuple[str, Node]]:
     node = sc.node
     if has_kind(node, {"deg"}):
+        if opts.degrees and ("const", "pi") in constants(_strip(node, "deg")):
+            return [("rad", _strip(node, "deg", True))]  # `\\frac{\\pi}{3}^\\circ` is no angle in degrees
         if opts.degrees:
             return [("deg", _strip(node, "deg")), ("rad", _strip(node, "deg", True))]
         return [("deg", _strip(node, "deg"))]

@@ -318,7 +318,9 @@ def parse_answer(s: str) -> Answer:
         raise AnswerParseError("empty answer")
     if is_text(s):
         key = canonical_text(s)
-        if key in NUMBER_WORDS:  # "three", "one half"
+        if key in NUMBER_WORDS and re.fullmatch(
+            r"[A-Za-z ]+", s.strip()
+        ):  # "three", "one half" (not `-seven`)
             return scalar(NUMBER_WORDS[key])
         if key in ALL_REALS:
             return Interval(scalar("-\\infty"), scalar("\\infty"), True, True)

@@ -398,6 +398,10 @@ class MathVerifier(Verifier):
         details["parsed"] = describe(pred)[:500]
         details["gold_parsed"] = describe(gold.answer)[:500]
         unit = norm.unit or (currency_unit(found.answer) if self.config.strip_units else None)
+        if unit in _ANGLE_UNITS and _in_degrees(gold.answer):  # `60 \\text{ rad}` is not `60^\\circ`
+            return Verdict.fail(
+                Reason.WRONG, error=f"unit {unit!r} differs from the gold's degrees", **details
+            )
         if gold.unit and unit and gold.unit != unit:  # `5 cents` is not `\\$5`
             return Verdict.fail(
                 Reason.WRONG, error=f"unit {unit!r} differs from the gold's {gold.unit!r}", **details
@@ -466,6 +470,14 @@ def _gold_option(text: str) -> str | None:
     line = (text[phrases[-1].end() :] if phrases else text).strip().split("\n", 1)[0]
     m = _GOLD_OPTION_RE.match(line)
     return (m.group(1) or m.group(2)) if m else None
+
+
+_ANGLE_UNITS = frozenset(["radian", "rad", "gradian", "grad"])
+
+
+def _in_degrees(answer: Answer) -> bool:
+    """Whether a (gold) answer is an angle marked in degrees (`60^\\circ`)."""
+    return isinstance(answer, Scalar) and answer.node[0] == "deg"
 
 
 def _text_key(key: str) -> str:

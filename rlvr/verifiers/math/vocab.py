@@ -177,7 +177,11 @@ HEDGES = _words("maybe perhaps possibly probably")
 #: Operations: the value is an operand (`3 times x`, `2 cubed`, `twice 3`).
 OPERATIONS = _words(
     "plus minus times divided multiplied squared cubed power powers root roots exponent half halves double "
-    "triple twice"
+    "triple twice factorial inverse reciprocal cube square opposite"
+)
+#: Fraction words: `7 thirds` is 7/3, not 7 things counted.
+FRACTION_WORDS = _words(
+    "thirds fourths quarters fifths sixths sevenths eighths ninths tenths hundredths thousandths millionths"
 )
 #: Signs: the value's sign is stated in words (`5 negative`, `5 below zero`).
 SIGNS = _words("negative positive zero")
@@ -205,6 +209,7 @@ VALUE_WORDS = (
     | APPROXIMATORS
     | HEDGES
     | OPERATIONS
+    | FRACTION_WORDS
     | SIGNS
     | frozenset(SCALES)
     | OTHER_SCALES
@@ -219,6 +224,8 @@ QUALIFIERS_BEFORE = (
     | _words("not no never")
     | _words("over under above below up")
     | _words("plus minus times")
+    | OPERATIONS
+    | SIGNS
 )
 #: Words that may introduce a second value offered as an alternative (`3 or maybe 4`, `A and also B`).
 ALTERNATIVE_HEDGES = (*sorted(HEDGES - {"probably"}), "even", "also")
