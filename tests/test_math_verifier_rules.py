@@ -499,3 +499,18 @@ def test_a_clause_that_rederives_the_answer_is_no_hedge(
 )
 def test_round3_classes(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
     _check(verifier, pred, gold, want)
+
+
+@pytest.mark.parametrize(
+    "pred, gold, want",
+    [
+        (r"\boxed{(1,2)}", r"\{1,2\}", False),  # a tuple (or the open interval) is not a braced set
+        (r"\boxed{x\in(2,3)}", r"\{2,3\}", False),
+        (r"\boxed{\{1,2\}}", r"\{1,2\}", True),
+        (r"\boxed{1, 2}", r"\{1,2\}", True),
+        (r"\boxed{(0,1)}", "0,1", True),  # a bare list gold may be answered as a tuple
+        (r"\boxed{(1,2)}", "x=1, y=2", True),  # assignments to different names are a point
+    ],
+)
+def test_a_tuple_is_not_a_braced_set(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
+    _check(verifier, pred, gold, want)

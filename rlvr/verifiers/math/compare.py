@@ -324,10 +324,18 @@ def _seqs_equal(gold: Seq, pred: Seq, opts: CompareOptions) -> bool:
         ):
             g_items = [i.rhs if isinstance(i, Equation) else i for i in g_items]
         return all(answers_equal(a, b, opts) for a, b in zip(g_items, p_items))
-    if any(isinstance(i, Equation) for i in g_items) and pred.ordered and pred.left:
+    names = [i.lhs.show() for i in g_items if isinstance(i, Equation)]
+    if names and pred.ordered and pred.left and len(set(names)) == len(names):
         # assignments `x = 1, y = 2` against the tuple `(1, 2)`: in the gold's order
         return all(
             answers_equal(a.rhs if isinstance(a, Equation) else a, b, opts) for a, b in zip(g_items, p_items)
+        )
+    explicit_set = gold.left == "\\{" or (
+        len(names) > 1 and len(set(names)) == 1
+    )  # `\\{2, 3\\}`, `x=2 or x=3`
+    if pred.ordered and pred.left == "(" and not gold.ordered and explicit_set:
+        return (
+            False  # a tuple `(2, 3)` (or the interval) is not the set of solutions `\\{2, 3\\}`, `x=2 or x=3`
         )
     return _unordered_equal(g_items, p_items, opts)
 
