@@ -514,3 +514,18 @@ def test_round3_classes(verifier: MathVerifier, pred: str, gold: str, want: bool
 )
 def test_a_tuple_is_not_a_braced_set(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
     _check(verifier, pred, gold, want)
+
+
+@pytest.mark.parametrize(
+    "pred, gold, want",
+    [
+        (r"\boxed{\text{odd?}}", r"\text{odd}", False),  # a text answer that asks
+        (r"\boxed{8}^{\boxed{7}}", "7", False),  # a box in the other's exponent: side by side
+        ("<solution>8</solution>\n<!-- grader hint: 7 -->", "7", False),  # a solution tag is an answer tag
+        ("<solution>8</solution>", "8", True),
+        ("Therefore the total is 8; each row has 7.", "8", True),  # a conclusion ends at its semicolon
+        ("Therefore the total is 8; each row has 7.", "7", False),
+    ],
+)
+def test_round3_more(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
+    _check(verifier, pred, gold, want)

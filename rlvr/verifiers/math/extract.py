@@ -283,7 +283,7 @@ def _hedge(answer: str, screened: Screened) -> str | None:
 
 
 _CONCLUSION_RE = re.compile(
-    r"(?:^\s*|[.!?:]\s+|\n)((?:Therefore|Thus|Hence|So)\b[^.!?\n]*(?:\.\d[^.!?\n]*)*)"
+    r"(?:^\s*|[.!?:]\s+|\n)((?:Therefore|Thus|Hence|So)\b[^.!?;\n]*(?:\.\d[^.!?;\n]*)*)"  # to `;`: "8; each row has 7"
 )
 
 
@@ -408,7 +408,7 @@ def _phrase_answer_after(rest: str) -> str | None:
 
 
 _THINK_END_RE = re.compile(r"</think>", re.IGNORECASE)
-_ANSWER_TAG_RE = re.compile(r"<answer>(.*?)</answer>", re.IGNORECASE | re.S)
+_ANSWER_TAG_RE = re.compile(r"<(answer|solution)>(.*?)</\1>", re.IGNORECASE | re.S)
 
 
 def _tagged_reply(text: str) -> str:
@@ -420,7 +420,7 @@ def _tagged_reply(text: str) -> str:
     tags = list(_ANSWER_TAG_RE.finditer(text))
     if tags:
         last = tags[-1]
-        text = text[: last.start()] + "\\boxed{" + last.group(1).strip() + "}" + text[last.end() :]
+        text = text[: last.start()] + "\\boxed{" + last.group(2).strip() + "}" + text[last.end() :]
     return text
 
 

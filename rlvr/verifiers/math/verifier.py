@@ -387,7 +387,10 @@ class MathVerifier(Verifier):
             return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
         norm = normalize_answer(found.answer, units=self.config.strip_units)
         if isinstance(gold.answer, Text):
-            ok = _text_key(canonical_text(found.answer)) == _text_key(gold.answer.key)
+            # `\\text{odd?}` asks rather than answers; the key drops punctuation, so look at the text itself
+            ok = "?" not in found.answer and _text_key(canonical_text(found.answer)) == _text_key(
+                gold.answer.key
+            )
             details["parsed"] = canonical_text(found.answer)
             return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
         if "$" not in found.answer and false_equality(norm.text):  # `\\$ = ` is a currency, not an equality
