@@ -25,17 +25,36 @@ from rlvr.train.config import ModelConfig, RunConfig
 log = logging.getLogger("rlvr.train")
 
 
+def resolve_device(config: ModelConfig) -> tuple[str, str]:
+    """The (device, dtype) that `model.device` / `model.dtype` mean on this machine ('auto' resolved)."""
+    import torch
+
+    cuda = torch.cuda.is_available()
+    device = config.device if config.device != "auto" else ("cuda" if cuda else "cpu")
+    if device.startswith("cuda") and not cuda:
+        raise ConfigError(
+            f"model.device={config.device!r} but torch sees no CUDA device here (torch {torch.__version__}); "
+            "set model.device=auto (or cpu) to train on the CPU"
+        )
+    dtype = config.dtype
+    if dtype == "auto":
+        dtype = "bfloat16" if device.startswith("cuda") and torch.cuda.is_bf16_supported() else "float32"
+    return device, dtype
+
+
 def build_model(config: ModelConfig, seed: int, cache_dir: str | Path | None = None) -> tuple[Any, Any]:
     """The trainable model and its tokenizer (a tiny random one for name='tiny', saved under `cache_dir`)."""
+    device, dtype = resolve_device(config)
     if config.name == "tiny":
         save_dir = None if cache_dir is None else Path(cache_dir) / "tiny-model"
-        return tiny_model(save_dir, seed=seed, dtype=config.dtype, **config.tiny)
+        model, tokenizer = tiny_model(save_dir, seed=seed, dtype=dtype, **config.tiny)
+        return model.to(device), tokenizer
     if config.tiny:
         raise ConfigError("model.tiny options only apply to model.name='tiny'; remove them or set name: tiny")
     from rlvr.train.checkpoint import find_run_model
 
     run = find_run_model(config.name) if Path(config.name).expanduser().exists() else None
-    return load_model(run.model_dir if run is not None else config.name, dtype=config.dtype)
+    return load_model(run.model_dir if run is not None else config.name, dtype=dtype, device=device)
 
 
 def build_backend(config: RunConfig, model: Any, tokenizer: Any) -> GenerationBackend:
@@ -326,6 +345,8 @@ def preflight(config: RunConfig) -> None:
     import_user_modules(config.env.imports)
     prepare_run_dir(config, apply=False)
     check_model_name(config.model.name)
+    if config.distributed is None:  # a cluster's driver may have no GPU where its workers do
+        resolve_device(config.model)
     try:
         env = make_env(config.env.id, **config.env.kwargs)
     except TypeError as exc:  # an unknown option of the task factory or env

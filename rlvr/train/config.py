@@ -7,6 +7,7 @@ buffer's `BufferConfig` and the learner's `LearnerConfig`; `rlvr train CONFIG.ya
 from __future__ import annotations
 
 import importlib.util
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -22,10 +23,22 @@ class ModelConfig:
 
     name: str = "smollm2-135m"
     """A local directory, a hub id, an alias ('smollm2-135m'), or 'tiny' for a random tiny model (tests)."""
-    dtype: Literal["float32", "bfloat16", "float16"] = "float32"
-    """Weights dtype of the learner (CPU training wants float32)."""
+    dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
+    """Weights dtype: 'auto' is bfloat16 on a GPU that supports it, else float32 (CPU training wants float32)."""
+    device: str = "auto"
+    """Where the single-process trainer (and each Ray learner/worker) puts the model: 'auto' (CUDA when present,
+    else CPU), 'cpu', 'cuda' or 'cuda:N'. The same config runs on either."""
     tiny: dict[str, Any] = field(default_factory=dict)
     """Keyword arguments of `rlvr.policy.tiny_model` when name='tiny' (e.g. hidden_size, num_layers)."""
+
+    def __post_init__(self) -> None:
+        device = str(self.device)
+        if device not in ("auto", "cpu", "cuda") and not re.fullmatch(r"cuda:\d+", device):
+            raise ConfigError(f"model.device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {self.device!r}")
+        if self.dtype not in ("auto", "float32", "bfloat16", "float16"):
+            raise ConfigError(
+                f"model.dtype must be one of auto, float32, bfloat16, float16, got {self.dtype!r}"
+            )
 
 
 @dataclass(frozen=True)
