@@ -74,8 +74,8 @@ def cluster_answers(
     for ans, ok in zip(answers, passed):
         correct = 0 if any(ok) else None
         distinct: list[str] = []
-        for a, p in zip(ans, ok):
-            if a is not None and not p and _norm(a) not in distinct:
+        for a, right in zip(ans, ok):
+            if a is not None and not right and _norm(a) not in distinct:
                 distinct.append(_norm(a))
         pending.append(distinct)
         results.append(([None] * len(ans), correct))
@@ -105,10 +105,10 @@ def cluster_answers(
         verdicts = verify_batch([q for _, _, q in queries])
         match: dict[int, int | None] = {}
         for (p, j, _), verdict in zip(queries, verdicts):
-            a, (b, cid) = pending[p][cursor[p]], reps[p][j]
+            a, (b, rep_id) = pending[p][cursor[p]], reps[p][j]
             same = verdict.passed or (verdict.reason in _UNGRADEABLE and a == b)
             if same and match.get(p) is None:
-                match[p] = cid  # the first (oldest) equal cluster wins
+                match[p] = rep_id  # the first (oldest) equal cluster wins
             else:
                 match.setdefault(p, None)
         for p, cid in match.items():

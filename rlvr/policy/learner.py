@@ -41,13 +41,13 @@ def _fusable(params: list[torch.nn.Parameter]) -> bool:
 
 @OPTIMIZERS.register("adamw")
 def _adamw(params: list[torch.nn.Parameter], cfg: LearnerConfig) -> torch.optim.Optimizer:
-    kwargs = {"betas": cfg.betas, "eps": cfg.adam_eps, "weight_decay": cfg.weight_decay}
+    kwargs: dict[str, Any] = {"betas": cfg.betas, "eps": cfg.adam_eps, "weight_decay": cfg.weight_decay}
     return torch.optim.AdamW(params, lr=cfg.lr, fused=_fusable(params) or None, **kwargs)
 
 
 @OPTIMIZERS.register("adam")
 def _adam(params: list[torch.nn.Parameter], cfg: LearnerConfig) -> torch.optim.Optimizer:
-    kwargs = {"betas": cfg.betas, "eps": cfg.adam_eps, "weight_decay": cfg.weight_decay}
+    kwargs: dict[str, Any] = {"betas": cfg.betas, "eps": cfg.adam_eps, "weight_decay": cfg.weight_decay}
     return torch.optim.Adam(params, lr=cfg.lr, fused=_fusable(params) or None, **kwargs)
 
 

@@ -139,7 +139,7 @@ class LearnerGroup:
         d = config.distributed
         self.pg = learner_placement_group(d)
         remote = ray.remote(LearnerWorker)
-        self.actors = []
+        self.actors: list[Any] = []  # Ray actor handles (their methods' `.remote` is not in the stubs)
         for rank in range(d.learner_ranks):
             cache = str(output_dir) if rank == 0 else None  # rank 0 keeps the tiny model next to the run
             options = {

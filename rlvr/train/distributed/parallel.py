@@ -48,19 +48,21 @@ def all_reduce_gradients(params: Sequence[torch.nn.Parameter]) -> None:
     for group in by_dtype.values():
         bucket: list[torch.nn.Parameter] = []
         size = 0
-        for p in [*group, None]:
-            if p is not None and (size + p.numel() <= BUCKET_ELEMENTS or not bucket):
-                bucket.append(p)
-                size += p.numel()
+        for item in [*group, None]:
+            if item is not None and (size + item.numel() <= BUCKET_ELEMENTS or not bucket):
+                bucket.append(item)
+                size += item.numel()
                 continue
             flat = torch.cat([q.grad.reshape(-1) for q in bucket])  # type: ignore[union-attr]
             dist.all_reduce(flat, op=dist.ReduceOp.SUM)
             offset = 0
             for q in bucket:
                 n = q.numel()
-                q.grad.copy_(flat[offset : offset + n].view_as(q.grad))  # type: ignore[union-attr]
+                grad = q.grad
+                assert grad is not None  # `live` holds only parameters with a gradient
+                grad.copy_(flat[offset : offset + n].view_as(grad))
                 offset += n
-            bucket, size = ([p], p.numel()) if p is not None else ([], 0)
+            bucket, size = ([item], item.numel()) if item is not None else ([], 0)
 
 
 def broadcast_parameters(model: torch.nn.Module, src: int = 0) -> None:
