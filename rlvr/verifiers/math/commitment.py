@@ -21,6 +21,7 @@ from rlvr.verifiers.math.vocab import (
     ATTRIBUTIONS,
     CHECK_CUES,
     CHECK_REPORTS,
+    DENIAL_CUES,
     ERROR_WORDS,
     EXAMPLE_CUES,
     HEDGE_MARKERS,
@@ -263,3 +264,55 @@ def screen(after: str, committed: str) -> Screened:
         _OPENER_RE.match(c.group()) and _values(c.group()) for c in _CLAUSE_RE.finditer(screened[last_hedge:])
     )
     return Screened(screened, hedged, settled, withdrawn)
+
+
+_DENIAL_RE = re.compile("|".join(DENIAL_CUES), re.IGNORECASE)
+# a sentence: to `.`/`!`/`?` (not inside `2.5`), a full stop of CJK text or a blank line; one line break does
+# not end it (`Result: 8\nRuntime: 7 ms` is one statement of two values)
+_GUESS_SENTENCE_RE = re.compile(r"(?<!\d)[.!?](?:\s|$)|[\u3002\uff01\uff1f]|\n\s*\n")
+# where a sentence turns to a new statement: what is said before it is about something else
+_TURN_RE = re.compile(
+    r";|\b(?:so|hence|thus|therefore|but|" + "|".join(REVISION_WORDS) + r")\b|\bno\s*,", re.IGNORECASE
+)  # a correction is a turn too: "it is 13, no, 11"
+# between two numbers: an operator or a restatement links them (`100 - 30 = 70`, `10, which is 10.0`)
+_LINK_RE = re.compile(r"[-+*/=\u00d7\u00f7^<>]|\\(?:cdot|times|div)\b|\bwhich\s+is\b|\bi\.e\.|\bthat\s+is\b")
+# a value stated by what stands right before it: a copula, a label's colon, a tag or bold that opens (not `=`:
+# a computation states its steps' results on the way to the answer)
+_STATED_BEFORE_RE = re.compile(
+    r"(?:\b(?:is|are|was|were|equals|be|es|est|ist|é|è)|[:>\uff1a\u4e3a\u662f]|\*\*|\$)\s*\**\$?\s*$",
+    re.IGNORECASE,
+)
+
+
+def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, int]]) -> bool:
+    """Whether a value guessed without a box or an answer phrase (text[start:end]) is contested in its
+    sentence: a denial reaches it ("we reject 7", "7 (wrong)", "8, not 7") or the sentence states another
+    value ("the total is 8, and each row has 7", "Result: 8\nRuntime: 7 ms"). A guess needs an uncontested
+    value; otherwise the grader has no answer rather than a guess (a false negative is cheaper than a false
+    positive). `numbers` are the (start, end) of all the numbers in `text`."""
+    bounds = [m.end() for m in _GUESS_SENTENCE_RE.finditer(text, 0, start)]
+    lo = bounds[-1] if bounds else 0
+    stop = _GUESS_SENTENCE_RE.search(text, end)
+    hi = stop.start() if stop else len(text)
+    turns = [m.end() for m in _TURN_RE.finditer(text, lo, start)]
+    seg_lo = turns[-1] if turns else lo
+    inside = [(a, b) for a, b in numbers if seg_lo <= a and b <= hi]
+    before = [b for a, b in inside if b <= start]
+    after = [a for a, b in inside if a >= end]
+    denial_before = list(_DENIAL_RE.finditer(text, before[-1] if before else seg_lo, start))
+    denial_after = _DENIAL_RE.search(text, end, after[0] if after else hi)
+    if denial_before or denial_after:
+        return True  # the denial names this value, not another one
+    value = text[start:end].strip().rstrip(",")
+    earlier = [(a, b) for a, b in numbers if seg_lo <= a and b <= start]  # before a turn: superseded
+    for k, (a, b) in enumerate(earlier):
+        nxt = earlier[k + 1][0] if k + 1 < len(earlier) else start
+        if _LINK_RE.search(text, b, nxt) or not _STATED_BEFORE_RE.search(text[max(lo, a - 40) : a]):
+            continue  # an operand of a computation, or a number the sentence does not state
+        if re.match(r"[.)]\s", text[b : b + 2]):
+            continue  # `1. First, ...`: a step's number
+        if _DENIAL_RE.search(text, max(lo, a - 12), a):
+            continue  # "not 10": denied, not stated
+        if not same_value(text[a:b].strip().rstrip(","), value):
+            return True
+    return False

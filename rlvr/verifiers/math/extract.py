@@ -21,6 +21,7 @@ from rlvr.verifiers.math.boxes import (  # noqa: F401  (last_boxed, braced_group
 from rlvr.verifiers.math.commitment import (
     _SECTION_RE,
     Screened,
+    guess_contested,
     offers_another,
     rejected_after,
     same_value,
@@ -293,12 +294,12 @@ def _concluding_number(after: str) -> str | None:
     if not found:
         return None
     sentence = found[-1].group(1)
-    numbers = {
-        m.group().strip().rstrip(",")
-        for m in _NUMBER_RE.finditer(sentence)
-        if not rejected_after(sentence[m.end() :])  # "Hence n = 7 does not work." concludes nothing
-    }
-    return numbers.pop() if len(numbers) == 1 else None
+    kept = [m for m in _NUMBER_RE.finditer(sentence) if not rejected_after(sentence[m.end() :])]
+    numbers = {m.group().strip().rstrip(",") for m in kept}  # "Hence n = 7 does not work." concludes nothing
+    if len(numbers) != 1:
+        return None
+    spans = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(sentence)]
+    return None if guess_contested(sentence, kept[-1].start(), kept[-1].end(), spans) else numbers.pop()
 
 
 _REVISION_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS) + r")\b|\bno,", re.IGNORECASE)
@@ -480,8 +481,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
             unglued = _GLUED_OR_RE.sub(" or ", bare)  # `W(x)=1orW(x)=-1`: a connective, not a word
             latex_only = re.sub(r"\\text\s*\{[^{}]{0,30}\}", " ", unglued)  # `2 \text{ million}`: LaTeX
             if (
-                len(bare) <= 300 and "$" not in bare and not _is_prose(latex_only)
-            ):  # the whole reply is the answer
+                len(bare) <= 300 and "$" not in bare and "~~" not in bare and not _is_prose(latex_only)
+            ):  # `~~7~~` is struck out, not stated  # the whole reply is the answer
                 return Extraction(re.sub(r"^(\*\*|__)(.+)\1$", r"\2", bare), "whole")  # `**7**`: bold
             tail = _closing_remarks_dropped(text[-_TAIL:])
             spans = list(_MATH_SPAN_RE.finditer(tail))
@@ -514,6 +515,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 )  # "the count is eight"
             if found:
                 last = found[_principal(tail, [(m.start(), m.end()) for m in found])]
+                spans_all = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(tail)]
+                if guess_contested(tail, last.start(), last.end(), spans_all):
+                    return None  # a guess needs an uncontested number: no answer rather than a wrong one
                 return Extraction(last.group().strip().rstrip(","), "last_number")
         else:
             raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")

@@ -425,3 +425,12 @@ SUBORDINATORS = (
 )
 #: Words that state a value (`... which is $4\\pi$`): a value after one is stated, not subordinate.
 COPULAS = ("is", "are", "was", "were", "equals", "gives", "becomes", "yields", "which", "so", "hence", "thus")
+#: Words that deny or reject a value near them, in several languages ("we reject 7", "7 violates ...", "n \\neq 7",
+#: "8, а не 7", "7ではありません"): a guessed value (no box, no answer phrase) in their reach is no answer.
+DENIAL_CUES = (
+    r"\bnot\b", r"\bno\b(?!\s*,)", r"\bnever\b", r"\bcannot\b", r"n't\b", r"\bwrong\b", r"\bincorrect\b",
+    r"\breject\w*", r"\bdiscard\w*", r"\bfail\w*", r"\bviolat\w*", r"\bbreak\w*", r"\bextraneous\b",
+    r"\binvalid\b", r"\bimpossible\b", r"\bexclud\w*", r"\\neq?\b", "\u2260", "~~", "[\u2717\u2718\u274c]",
+    r"\bне\b", r"\bнет\b", r"\bnão\b", r"\bnon\b", r"\bnicht\b", r"\bfalsch\w*", r"\bfaux\b", r"\bpas\b",
+    "不", "非", "ではありません", "ではない", "아닙니다", "아니",
+)  # fmt: skip

@@ -1,0 +1,53 @@
+"""A guessed answer (no box, no answer phrase) must be an uncontested number of its sentence: a denial that
+reaches it or another value the sentence states makes the reply answer nothing (round-3 red-team classes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+
+
+@pytest.fixture(scope="module")
+def verifier() -> MathVerifier:
+    return MathVerifier(in_process=True)
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "Thus we reject 7.",  # a denial before the value
+        "7 violates the constraint.",  # a denial after it
+        "7 (wrong)",
+        "~~7~~",  # struck out
+        "Hence n \\neq 7.",
+        "Ответ: 8, а не 7.",  # another language's denial
+        "答案应为8，而非7。",
+        "Therefore the total is 8, and each row has 7.",  # another stated value in the sentence
+        "Total: 8 (rows: 7)",
+        "Result: 8\nRuntime: 7 ms",  # one line break does not end the statement
+    ],
+)
+def test_contested_guess_is_no_answer(verifier: MathVerifier, pred: str) -> None:
+    verdict = verifier.verify(pred, "7")
+    assert not verdict.passed
+    assert verdict.reason in ("no_answer", "wrong"), verdict.details
+    assert verdict.details.get("extracted") != "7"
+
+
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        ("It is not 8; it is 7.", "7"),  # the denial is before a turn
+        ("x = 8 is extraneous, so x = 7.", "7"),
+        ("I think it is 13, no, 11", "11"),  # a correction supersedes the earlier value
+        ("My first guess is 10, but counting again, 4 + 5 + 6 = 15, so there are 15 squares.", "15"),
+        ("La réduction est de 100 * 0,30 = 30 $. Le coût final est donc de 100 - 30 = 70", "70"),  # a chain
+        ("1. First, 55 * 3 = 165 2. Then 165 - 99 = 66, so the result is **66**.", "66"),  # step numbers
+        ("the number is not 10 which is 1,000.99", "1000.99"),  # the denial names 10
+        ("The remainder is 3 when divided by 5.", "3"),
+    ],
+)
+def test_uncontested_guess_is_graded(verifier: MathVerifier, pred: str, gold: str) -> None:
+    verdict = verifier.verify(pred, gold)
+    assert verdict.reason == "correct", verdict.details
