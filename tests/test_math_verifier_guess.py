@@ -51,3 +51,21 @@ def test_contested_guess_is_no_answer(verifier: MathVerifier, pred: str) -> None
 def test_uncontested_guess_is_graded(verifier: MathVerifier, pred: str, gold: str) -> None:
     verdict = verifier.verify(pred, gold)
     assert verdict.reason == "correct", verdict.details
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("So the answer is 7. Nope, 8.", "7", "wrong"),  # a short restatement revises: the last answer wins
+        ("So the answer is 7. My bad, 8.", "7", "wrong"),
+        ("So the answer is 8. Actually, 7.", "7", "correct"),
+        ("So the answer is 8. Correction: 7.", "7", "correct"),
+        ("So the answer is 7. Erratum: 8.", "7", "no_answer"),  # a labelled later value: label or correction?
+        ("Answer: 8\nSteps: 7", "7", "no_answer"),
+        ("The answer is 7. I double-checked: 3 + 4 = 7.", "7", "correct"),
+    ],
+)
+def test_a_later_restated_value_revises_or_voids_the_answer(
+    verifier: MathVerifier, pred: str, gold: str, reason: str
+) -> None:
+    assert verifier.verify(pred, gold).reason == reason

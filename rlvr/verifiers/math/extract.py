@@ -310,6 +310,22 @@ _NUMBER_WORD_RE = re.compile(
 _PLAIN_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
 
 
+# a sentence that only restates a value after a short opener: `Correction: 8.`, `Nope, 8.`, `Edit: it is 8.`
+_RESTATED_RE = re.compile(
+    r"^\W*(?:[A-Za-z']+[ \t]+){0,3}[A-Za-z']+\s*([,:])\s*(?:it\s+is\s+|it's\s+)?\$?(-?\d+(?:\.\d+)?)\$?\s*[.!]?\s*$"
+)
+
+
+def _restated_value(after: str) -> tuple[str, str] | None:
+    """(value, `,` or `:`) of the last sentence after an answer that is a short opener and a value, or None."""
+    found = None
+    for sentence in re.split(r"(?<!\d)[.!?](?:\s+|$)|\n|\.{3}", _BOILERPLATE_RE.sub(" ", after)):
+        m = _RESTATED_RE.match(sentence)
+        if m is not None:
+            found = (m.group(2), m.group(1))
+    return found
+
+
 def _revised_value(after: str) -> str | None:
     """The value a correction states after an answer ("... \\boxed{3}. Hmm, actually it's four."): the last
     number or number word after a revision word ("wait", "actually", "no,", ...), or None."""
@@ -472,6 +488,15 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 hedge = _hedge(answer, screened) if screened is not None else None
                 if hedge is not None:  # "Final answer: 8. Hmm, or 7."
                     return Extraction(hedge, "hedge")
+                if answer and screened is not None and _PLAIN_NUMBER_RE.match(answer):
+                    later = _revised_value(screened.text) if _revises(screened.text) else None
+                    restated = _restated_value(screened.text)
+                    if later is None and restated is not None and restated[1] == ",":
+                        later = restated[0]  # "is 7. Nope, 8.": the last committed answer wins
+                    if later is not None and not same_value(later, answer):  # "is 7. Correction: 8."
+                        return Extraction(later, "revised")
+                    if later is None and restated is not None and not same_value(restated[0], answer):
+                        return None  # "Answer: 8\nSteps: 7", "is 7. Erratum: 8": a label or a correction?
                 if answer and not (screened is not None and _revises(screened.text)):
                     checked = screened.text if screened is not None else after
                     revised = _revised_value(checked) if _PLAIN_NUMBER_RE.match(answer) else None
