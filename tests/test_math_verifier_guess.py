@@ -26,6 +26,8 @@ def verifier() -> MathVerifier:
         "Therefore the total is 8, and each row has 7.",  # another stated value in the sentence
         "Total: 8 (rows: 7)",
         "Result: 8\nRuntime: 7 ms",  # one line break does not end the statement
+        "<output>8</output>\n7",  # a tag states its value; its slash is no operator
+        "[ANSWER] 8 [/ANSWER] 7",
     ],
 )
 def test_contested_guess_is_no_answer(verifier: MathVerifier, pred: str) -> None:
@@ -46,6 +48,7 @@ def test_contested_guess_is_no_answer(verifier: MathVerifier, pred: str) -> None
         ("1. First, 55 * 3 = 165 2. Then 165 - 99 = 66, so the result is **66**.", "66"),  # step numbers
         ("the number is not 10 which is 1,000.99", "1000.99"),  # the denial names 10
         ("The remainder is 3 when divided by 5.", "3"),
+        ("多 5页（数学作业） - 2页（阅读作业） = 3页 因此，多 **3页**。", "3"),  # an aside inside a chain
     ],
 )
 def test_uncontested_guess_is_graded(verifier: MathVerifier, pred: str, gold: str) -> None:

@@ -275,11 +275,15 @@ _TURN_RE = re.compile(
     r";|\b(?:so|hence|thus|therefore|but|" + "|".join(REVISION_WORDS) + r")\b|\bno\s*,", re.IGNORECASE
 )  # a correction is a turn too: "it is 13, no, 11"
 # between two numbers: an operator or a restatement links them (`100 - 30 = 70`, `10, which is 10.0`)
-_LINK_RE = re.compile(r"[-+*/=\u00d7\u00f7^<>]|\\(?:cdot|times|div)\b|\bwhich\s+is\b|\bi\.e\.|\bthat\s+is\b")
+# right after the earlier one (a short unit or aside may stand between: `353 g - 79 g`, `5页（数学作业） - 2页`)
+_LINK_RE = re.compile(
+    r"^\s*(?:[^\W\d]{1,3}\s*)?(?:[(\uff08][^()\uff08\uff09]{0,30}[)\uff09]\s*)?(?:[-+*/=\u00d7\u00f7^<>]|\\(?:cdot|times|div)\b|which\s+is\b|i\.e\.|that\s+is\b)"
+)
+_MARKUP_RE = re.compile(r"</?\w+>|\[/?\w+\]")  # `<output>8</output> 7`: a tag is no operator
 # a value stated by what stands right before it: a copula, a label's colon, a tag or bold that opens (not `=`:
 # a computation states its steps' results on the way to the answer)
 _STATED_BEFORE_RE = re.compile(
-    r"(?:\b(?:is|are|was|were|equals|be|es|est|ist|é|è)|[:>\uff1a\u4e3a\u662f]|\*\*|\$)\s*\**\$?\s*$",
+    r"(?:\b(?:is|are|was|were|equals|be|es|est|ist|é|è)|[:>\]\uff1a\u4e3a\u662f]|\*\*|\$)\s*\**\$?\s*$",
     re.IGNORECASE,
 )
 
@@ -307,7 +311,7 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
     earlier = [(a, b) for a, b in numbers if seg_lo <= a and b <= start]  # before a turn: superseded
     for k, (a, b) in enumerate(earlier):
         nxt = earlier[k + 1][0] if k + 1 < len(earlier) else start
-        if _LINK_RE.search(text, b, nxt) or not _STATED_BEFORE_RE.search(text[max(lo, a - 40) : a]):
+        if _LINK_RE.match(_MARKUP_RE.sub(" ", text[b:nxt])) or not _STATED_BEFORE_RE.search(text[max(lo, a - 40) : a]):
             continue  # an operand of a computation, or a number the sentence does not state
         if re.match(r"[.)]\s", text[b : b + 2]):
             continue  # `1. First, ...`: a step's number
