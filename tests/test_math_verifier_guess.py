@@ -72,3 +72,18 @@ def test_a_later_restated_value_revises_or_voids_the_answer(
     verifier: MathVerifier, pred: str, gold: str, reason: str
 ) -> None:
     assert verifier.verify(pred, gold).reason == reason
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("\\boxed{60\\text{ turns}}", "60^\\circ", "wrong"),  # another angle unit than the gold's degrees
+        ("\\boxed{60\\text{ arcminutes}}", "60^\\circ", "wrong"),
+        ("\\boxed{60\\text{ degrees}}", "60^\\circ", "correct"),
+        ("\\boxed{1.047^\\circ}", "\\frac{\\pi}{3}", "wrong"),  # radians marked as degrees
+        ("\\boxed{\\frac{\\pi}{3}\\text{ degrees}}", "\\frac{\\pi}{3}", "wrong"),
+        ("\\boxed{90^\\circ}", "\\frac{\\pi}{2}", "correct"),  # a conversion
+    ],
+)
+def test_angle_units(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    assert verifier.verify(pred, gold).reason == reason

@@ -405,6 +405,9 @@ class MathVerifier(Verifier):
             return Verdict.fail(
                 Reason.WRONG, error=f"unit {unit!r} differs from the gold's degrees", **details
             )
+        angle = _angle_mismatch(gold.answer, gold.text, norm.text)
+        if angle is not None:  # `60 \\text{ turns}` is not `60^\\circ`, `1.047^\\circ` is not `\\pi/3`
+            return Verdict.fail(Reason.WRONG, error=angle, **details)
         if gold.unit and unit and gold.unit != unit:  # `5 cents` is not `\\$5`
             return Verdict.fail(
                 Reason.WRONG, error=f"unit {unit!r} differs from the gold's {gold.unit!r}", **details
@@ -481,6 +484,24 @@ _ANGLE_UNITS = frozenset(["radian", "rad", "gradian", "grad"])
 def _in_degrees(answer: Answer) -> bool:
     """Whether a (gold) answer is an angle marked in degrees (`60^\\circ`)."""
     return isinstance(answer, Scalar) and answer.node[0] == "deg"
+
+
+_TRAILING_WORD_RE = re.compile(r"[\d}\s]([A-Za-z]{3,})\s*$")
+
+
+def _angle_mismatch(gold: Answer, gold_text: str, pred_text: str) -> str | None:
+    """Why an angle's unit differs from the gold's, or None: a gold in degrees is answered in degrees (not
+    `turns`, `arcminutes`), a gold in radians (a multiple of pi) is not answered in degrees."""
+    m = _TRAILING_WORD_RE.search(pred_text)
+    word = m.group(1).lower().rstrip("s") if m else None
+    degrees = "\u00b0" in pred_text or word in ("degree", "deg")
+    if _in_degrees(gold) and word is not None and not degrees:
+        return f"unit {word!r} is not the gold's degrees"
+    # `90^\\circ` converts to pi/2; `\\frac{\\pi}{3}` degrees or `1.047^\\circ` (radians marked as degrees) do not
+    radians_marked = "\\pi" in pred_text or re.search(r"\d\.\d", pred_text)
+    if not _in_degrees(gold) and "\\pi" in gold_text and degrees and "=" not in pred_text and radians_marked:
+        return "radians marked as degrees against a gold in radians"
+    return None
 
 
 def _text_key(key: str) -> str:
