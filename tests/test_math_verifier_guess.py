@@ -87,3 +87,16 @@ def test_a_later_restated_value_revises_or_voids_the_answer(
 )
 def test_angle_units(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     assert verifier.verify(pred, gold).reason == reason
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("\\boxed{7 \\approx 8}", "7", "wrong"),  # a false approximation states nothing
+        ("\\boxed{3.14159 \\approx 3.14}", "3.14159", "correct"),
+        ("#### ~18", "18", "no_answer"),  # an approximate count is no exact answer
+        ("#### 18", "18", "correct"),
+    ],
+)
+def test_approximations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    assert verifier.verify(pred, gold).reason == reason

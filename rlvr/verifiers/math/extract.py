@@ -472,6 +472,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
         elif method == "gsm8k":
             found = _GSM8K_RE.findall(text)
             if found:
+                if re.match(r"\s*(?:~|\u2248|\\approx)", found[-1]):
+                    return None  # `#### ~18`: an approximate count is no exact answer
                 return Extraction(prose_scale(found[-1].strip()), "gsm8k")
         elif method == "final_answer":
             matches = list(_PHRASE_RE.finditer(text))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from rlvr.verifiers.math import evaluate as ev
@@ -330,6 +331,19 @@ def parse_answer(s: str) -> Answer:
     return _parse(s, 0)
 
 
+_PLAIN_DECIMAL_RE = re.compile(r"^\s*-?\d+(?:\.(\d+))?\s*$")
+
+
+def _consistent_approximation(exact: str, approx: str) -> bool:
+    """Whether `exact \\approx approx` can be true when both sides are plain numbers: the right side is the left
+    rounded to its own decimals (`7 \\approx 8` is false, `3.14159 \\approx 3.14` true); other sides pass."""
+    a, b = _PLAIN_DECIMAL_RE.match(exact), _PLAIN_DECIMAL_RE.match(approx)
+    if a is None or b is None:
+        return True
+    digits = len(b.group(1) or "")
+    return abs(Fraction(exact.strip()) - Fraction(approx.strip())) <= Fraction(1, 2 * 10**digits)
+
+
 def _parse(s: str, depth: int) -> Answer:
     if depth > 200:
         raise AnswerParseError("answer nested too deeply")
@@ -363,6 +377,8 @@ def _parse(s: str, depth: int) -> Answer:
         return Union([_parse(p, depth + 1) for p in union])
     approx = split_top(s, ("\\approx",))
     if len(approx) > 1:  # `x = 1/3 \approx 0.33` is 1/3; `x \approx 11` is 11
+        if not _consistent_approximation(approx[-2].rsplit("=", 1)[-1], approx[-1]):
+            raise AnswerParseError("a false approximation (`7 \\approx 8`)")
         exact = _parse(approx[0], depth + 1)
         if isinstance(exact, Scalar) and exact.node[0] == "sym":
             return Equation(exact, _parse(approx[-1], depth + 1))
