@@ -100,3 +100,18 @@ def test_angle_units(verifier: MathVerifier, pred: str, gold: str, reason: str) 
 )
 def test_approximations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     assert verifier.verify(pred, gold).reason == reason
+
+
+@pytest.mark.parametrize(
+    "pred, reason",
+    [
+        ("The answer is 7 (in thousands).", "no_answer"),  # words in brackets after the value qualify it
+        ("The answer is 7 repeating.", "no_answer"),
+        ("The answer is 7 give or take.", "no_answer"),
+        ("The answer is 7 (apples).", "correct"),  # naming what was counted
+        ("The answer is 7 apples.", "correct"),
+    ],
+)
+def test_words_after_a_phrase_answer(verifier: MathVerifier, pred: str, reason: str) -> None:
+    verdict = verifier.verify(pred, "7")
+    assert (verdict.reason == "correct") == (reason == "correct"), verdict.details

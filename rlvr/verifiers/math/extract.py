@@ -225,6 +225,8 @@ def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:
     (`at least 3`, `3 or more`, `3 times x`, `5 thousand`); what follows it may only name what it counts."""
     before = re.findall(r"[A-Za-z']+", rest[: number.start()])[-2:]
     after = re.findall(r"\\?[A-Za-z']+|[^\sA-Za-z.,;:!?]", rest[number.end() :])
+    if after[:1] in (["("], ["["]):
+        after = after[1:]  # `7 (in thousands)`: the words in brackets qualify it as well
     if any(w.lower() in QUALIFIERS_BEFORE for w in before) or [w.lower() for w in before] == ["to", "the"]:
         return False  # `at least 3`, `the square root of 7`, `negative 7`, `e to the 7`
     if re.match(r"\s*(?:[*^/+\u00d7!]|-[A-Za-z])", rest[number.end() :]) or _REJECTED_MARK_RE.match(

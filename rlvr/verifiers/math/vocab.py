@@ -197,6 +197,9 @@ SCALES = {
 #: Other multiplying words that are not read as a factor (`5 score`, `5 gross`): they still change the value.
 OTHER_SCALES = _words("score gross") | {f"{w}s" for w in SCALES}
 
+#: Words after a value that make it another value or an estimate (`7 repeating`, `7 give or take`).
+AFTER_QUALIFIERS = _words("repeating recurring repeated give ish")
+
 #: Words that change or qualify a value when they follow it, so a tail containing one is never a label of what
 #: was counted (`3 or more`, `3 times x`, `5 thousand`, `2 cubed`, `5 below zero`, `3 is wrong`): every role.
 VALUE_WORDS = (
@@ -213,6 +216,7 @@ VALUE_WORDS = (
     | SIGNS
     | frozenset(SCALES)
     | OTHER_SCALES
+    | AFTER_QUALIFIERS
     | frozenset(w for w in NUMBER_WORDS if " " not in w)
 )
 #: Words that qualify a number when they stand just before it (`at least 3`, `about 3`, `maybe 3`, `not 3`,
