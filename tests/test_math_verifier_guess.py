@@ -28,6 +28,8 @@ def verifier() -> MathVerifier:
         "Result: 8\nRuntime: 7 ms",  # one line break does not end the statement
         "<output>8</output>\n7",  # a tag states its value; its slash is no operator
         "[ANSWER] 8 [/ANSWER] 7",
+        "**8**\n\n_7 steps_",  # a short last line annotates the statement before it
+        "Output: 8\n\nLine count: 7",
     ],
 )
 def test_contested_guess_is_no_answer(verifier: MathVerifier, pred: str) -> None:

@@ -279,7 +279,7 @@ _TURN_RE = re.compile(
 _LINK_RE = re.compile(
     r"^\s*(?:[^\W\d]{1,3}\s*)?(?:[(\uff08][^()\uff08\uff09]{0,30}[)\uff09]\s*)?(?:[-+*/=\u00d7\u00f7^<>]|\\(?:cdot|times|div)\b|which\s+is\b|i\.e\.|that\s+is\b)"
 )
-_MARKUP_RE = re.compile(r"</?\w+>|\[/?\w+\]")  # `<output>8</output> 7`: a tag is no operator
+_MARKUP_RE = re.compile(r"</?\w+>|\[/?\w+\]|\*\*")  # `<output>8</output> 7`, `**8**`: markup is no operator
 # a value stated by what stands right before it: a copula, a label's colon, a tag or bold that opens (not `=`:
 # a computation states its steps' results on the way to the answer)
 _STATED_BEFORE_RE = re.compile(
@@ -298,6 +298,8 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
     lo = bounds[-1] if bounds else 0
     stop = _GUESS_SENTENCE_RE.search(text, end)
     hi = stop.start() if stop else len(text)
+    if bounds and len(text[lo:hi].strip()) < 40 and "\n" not in text[lo:hi].strip():
+        lo = bounds[-2] if len(bounds) > 1 else 0  # `**8**\n\n_7 steps_`: a short line annotates the one before
     turns = [m.end() for m in _TURN_RE.finditer(text, lo, start)]
     seg_lo = turns[-1] if turns else lo
     inside = [(a, b) for a, b in numbers if seg_lo <= a and b <= hi]
