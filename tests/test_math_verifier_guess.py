@@ -117,3 +117,19 @@ def test_approximations(verifier: MathVerifier, pred: str, gold: str, reason: st
 def test_words_after_a_phrase_answer(verifier: MathVerifier, pred: str, reason: str) -> None:
     verdict = verifier.verify(pred, "7")
     assert (verdict.reason == "correct") == (reason == "correct"), verdict.details
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("\\boxed{8}_{\\boxed{7}}", "7", "wrong"),  # a box in another's subscript stands beside it
+        ("\\boxed{\\text{odd}}?", "\\text{odd}", "no_answer"),  # a box that asks
+        ("\\boxed{\\text{odd}}\\text{?}", "\\text{odd}", "no_answer"),
+        ("\\boxed{\\text{odd}}.", "\\text{odd}", "correct"),
+        ("\\boxed{\\text{yes}^*}", "\\text{yes}", "wrong"),  # a mark on a text answer
+        ("\\boxed{\\text{(B)}^{\\times}}", "B", "wrong"),  # a marked option
+        ("Answer: C) E = mc^2", "C", "correct"),  # an exponent in the option's text is no mark
+    ],
+)
+def test_marks_on_boxes_and_options(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    assert verifier.verify(pred, gold).reason == reason

@@ -114,7 +114,7 @@ _BOX_GAP_PARTS = (
     r"\\text\s*\{\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*(?:,|and)?\s*\}",  # `\text{ for part (a) and }`
     r"\(\s*(?:for|in)\s+part\s*\(?[a-z0-9]\)?\s*\)\s*(?:,|and)?",
     # markup that hides a box or sets two side by side (a comment, code, text, a row break, a relation)
-    r"%|<!--|-->|`{3}|\\iffalse|\\fi\b|\\(?:begin|end)\s*\{comment\}|\\text\s*\{\s*\(?|[()/=]|\^\s*\{?|\\(?:hfill|neq?|\\)(?![a-zA-Z])|\b(?:vs|versus)\b\.?",
+    r"%|<!--|-->|`{3}|\\iffalse|\\fi\b|\\(?:begin|end)\s*\{comment\}|\\text\s*\{\s*\(?|[()/=]|[\^_]\s*\{?|\\(?:hfill|neq?|\\)(?![a-zA-Z])|\b(?:vs|versus)\b\.?",
 )
 _BOX_GAP_RE = re.compile(r"^(?:" + "|".join(_BOX_GAP_PARTS) + r")*$")
 

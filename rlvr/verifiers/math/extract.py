@@ -378,6 +378,7 @@ _AFTER_BOX_RE = re.compile(
 _CLAUSE_START_RE = re.compile(r"[.!?;:\n]")
 # an operator attached to a box from outside: a power, a factorial, a percent sign
 _BOX_SUFFIX_RE = re.compile(r"^[ \t]*(\^\s*(?:\{[^{}]*\}|[\w\\]+)|!(?!=)|\\%)")
+_ASKED_RE = re.compile(r"[ \t]*(?:\?|\\text\s*\{\s*\?)")
 _SENTENCE_START_RE = re.compile(r"[.!?\n]")
 _APPROXIMATOR_RE = re.compile(r"\b(?:" + "|".join(APPROXIMATORS) + r")\b", re.IGNORECASE)
 
@@ -460,6 +461,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 more = alternatives_after(text[_outer_boxes(text)[-1][1] :], boxed) if boxed else []
                 if more:  # `\\boxed{3} or 4`: a hedge between values is all of them, never the first
                     return Extraction(", ".join([boxed, *more]), "boxed")
+                if boxed and _ASKED_RE.match(text[_outer_boxes(text)[-1][1] :]):
+                    return None  # `\\boxed{\\text{odd}}?`: a box that asks answers nothing
                 suffix = _BOX_SUFFIX_RE.match(text[_outer_boxes(text)[-1][1] :]) if boxed else None
                 if suffix is not None:  # `\\boxed{7}^2` states 7^2: what is attached to the box belongs to it
                     return Extraction(f"{{{boxed}}}{suffix.group(1)}", "boxed")

@@ -383,12 +383,14 @@ class MathVerifier(Verifier):
             details["parsed"] = choice.letter if choice else None
             if choice is not None and choice_hedged(completion[answer_start(completion) :], choice.letter):
                 return Verdict.fail(Reason.WRONG, error="the answer names more than one option", **details)
-            ok = choice is not None and choice.letter == gold.answer.letter
+            # `\\text{(B)}^{\\times}`: an option with a mark on it (crossed out, starred) is not chosen plainly
+            ok = choice is not None and choice.letter == gold.answer.letter and not _MARKED_OPTION_RE.search(found.answer)
             return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
         norm = normalize_answer(found.answer, units=self.config.strip_units)
         if isinstance(gold.answer, Text):
             # `\\text{odd?}` asks rather than answers; the key drops punctuation, so look at the text itself
-            ok = "?" not in found.answer and _text_key(canonical_text(found.answer)) == _text_key(
+            # `\\text{yes}^*`: a mark on a text answer is not the text
+            ok = "?" not in found.answer and "^" not in found.answer and _text_key(canonical_text(found.answer)) == _text_key(
                 gold.answer.key
             )
             details["parsed"] = canonical_text(found.answer)
@@ -486,6 +488,7 @@ def _in_degrees(answer: Answer) -> bool:
     return isinstance(answer, Scalar) and answer.node[0] == "deg"
 
 
+_MARKED_OPTION_RE = re.compile(r"\b[A-J]\s*\)?\s*\}?\s*\^")
 _TRAILING_WORD_RE = re.compile(r"[\d}\s]([A-Za-z]{3,})\s*$")
 
 
