@@ -133,3 +133,16 @@ def test_words_after_a_phrase_answer(verifier: MathVerifier, pred: str, reason: 
 )
 def test_marks_on_boxes_and_options(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     assert verifier.verify(pred, gold).reason == reason
+
+
+@pytest.mark.parametrize(
+    "pred, reason",
+    [
+        ("\\boxed{(2,3)}", "wrong"),  # an open interval or a tuple is not the set {2, 3}
+        ("\\boxed{x\\in(2,3)}", "wrong"),
+        ("\\boxed{2, 3}", "correct"),
+        ("\\boxed{x=3 \\text{ or } x=2}", "correct"),
+    ],
+)
+def test_one_name_twice_is_a_solution_set(verifier: MathVerifier, pred: str, reason: str) -> None:
+    assert verifier.verify(pred, "x=2 \\text{ or } x=3").reason == reason

@@ -313,7 +313,9 @@ def _seqs_equal(gold: Seq, pred: Seq, opts: CompareOptions) -> bool:
         # `x = 1 or x = 2` against `1, 2`: compare the values
         p_items = [i.rhs for i in p_items]  # type: ignore[union-attr]
     labelled = [isinstance(i, Equation) and is_label(i.lhs) for i in g_items]
-    if all(labelled) and not any(isinstance(i, Equation) for i in p_items):
+    distinct = len({i.lhs.show() for i in g_items if isinstance(i, Equation)}) == len(g_items)
+    if all(labelled) and distinct and not any(isinstance(i, Equation) for i in p_items):
+        # (one name twice, `x = 2 or x = 3`, is a set of solutions, not labels: handled below)
         # `AB = 4, CD = 5` answered `4, 5`: bare values in the order of the gold's labels, never re-matched
         return all(answers_equal(a.rhs, b, opts) for a, b in zip(g_items, p_items))  # type: ignore[union-attr]
     if gold.ordered:
