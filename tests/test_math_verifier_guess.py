@@ -30,6 +30,9 @@ def verifier() -> MathVerifier:
         "[ANSWER] 8 [/ANSWER] 7",
         "**8**\n\n_7 steps_",  # a short last line annotates the statement before it
         "Output: 8\n\nLine count: 7",
+        "Total = 8 | rows = 7",  # a labelled `=` states a value
+        "The answer exceeds 7.",  # the sentence names the answer without stating it
+        "After 7 iterations the answer converges.",
     ],
 )
 def test_contested_guess_is_no_answer(verifier: MathVerifier, pred: str) -> None:
@@ -50,6 +53,7 @@ def test_contested_guess_is_no_answer(verifier: MathVerifier, pred: str) -> None
         ("1. First, 55 * 3 = 165 2. Then 165 - 99 = 66, so the result is **66**.", "66"),  # step numbers
         ("the number is not 10 which is 1,000.99", "1000.99"),  # the denial names 10
         ("The remainder is 3 when divided by 5.", "3"),
+        ("7 is prime, and it is the answer.", "7"),
         ("多 5页（数学作业） - 2页（阅读作业） = 3页 因此，多 **3页**。", "3"),  # an aside inside a chain
     ],
 )

@@ -280,10 +280,10 @@ _LINK_RE = re.compile(
     r"^\s*(?:[^\W\d]{1,3}\s*)?(?:[(\uff08][^()\uff08\uff09]{0,30}[)\uff09]\s*)?(?:[-+*/=\u00d7\u00f7^<>]|\\(?:cdot|times|div)\b|which\s+is\b|i\.e\.|that\s+is\b)"
 )
 _MARKUP_RE = re.compile(r"</?\w+>|\[/?\w+\]|\*\*")  # `<output>8</output> 7`, `**8**`: markup is no operator
-# a value stated by what stands right before it: a copula, a label's colon, a tag or bold that opens (not `=`:
-# a computation states its steps' results on the way to the answer)
+# a value stated by what stands right before it: a copula, a label's colon or `=` (`Total = 8`), a tag or bold
+# that opens (not a bare `=`: a computation states its steps' results on the way to the answer)
 _STATED_BEFORE_RE = re.compile(
-    r"(?:\b(?:is|are|was|were|equals|be|es|est|ist|é|è)|[:>\]\uff1a\u4e3a\u662f]|\*\*|\$)\s*\**\$?\s*$",
+    r"(?:\b(?:is|are|was|were|equals|be|es|est|ist|é|è)|[:>\]\uff1a\u4e3a\u662f]|\*\*|\$|\b[A-Za-z]{2,}\s*=)\s*\**\$?\s*$",
     re.IGNORECASE,
 )
 
@@ -309,6 +309,9 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
     denial_after = _DENIAL_RE.search(text, end, after[0] if after else hi)
     if denial_before or denial_after:
         return True  # the denial names this value, not another one
+    named = re.search(r"\banswer", text[lo:hi], re.IGNORECASE)
+    if named and not re.search(r"\b(?:is|be)\s+the\s+(?:final\s+)?answer\b", text[lo:hi], re.IGNORECASE):
+        return True  # "The answer exceeds 7", "After 7 iterations the answer converges": named, not stated
     value = text[start:end].strip().rstrip(",")
     earlier = [(a, b) for a, b in numbers if seg_lo <= a and b <= start]  # before a turn: superseded
     for k, (a, b) in enumerate(earlier):
