@@ -150,3 +150,15 @@ def test_marks_on_boxes_and_options(verifier: MathVerifier, pred: str, gold: str
 )
 def test_one_name_twice_is_a_solution_set(verifier: MathVerifier, pred: str, reason: str) -> None:
     assert verifier.verify(pred, "x=2 \\text{ or } x=3").reason == reason
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("**Answer:** 12 points, excluding the four axis points, i.e. 8.", "12", "wrong"),  # `i.e.` ends nothing
+        ("ANSWER: six rolls on average, though the median is 4.", "4", "wrong"),  # two values: neither
+        ("Answer: 12 points.", "12", "correct"),
+    ],
+)
+def test_phrase_answer_with_an_afterthought(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    assert verifier.verify(pred, gold).reason == reason

@@ -205,8 +205,10 @@ def _clean_phrase_answer(rest: str) -> str:
         first = next(g for g in span.groups() if g is not None)
         more = alternatives_after(rest[span.end() :], first.strip())
         return ", ".join([first.strip(), *more]) if more else first
-    rest = re.split(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[0]
+    rest = re.split(r"(?<!\d)(?<!\bi\.e)(?<!\be\.g)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[0]  # not `i.e.`
     rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
+    if _is_prose(rest) and _NUMBER_RE.search(rest) and _NUMBER_WORD_RE.search(rest):
+        return rest  # "six rolls on average, though the median is 4": two values, neither is the answer
     if _is_prose(rest):
         # "Final Answer: The largest $n$ is 34." -> what follows the last "is", else the last number
         tail = re.split(r"\b(?:is|are|equals|=)\s+", rest)[-1]
