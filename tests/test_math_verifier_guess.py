@@ -162,3 +162,15 @@ def test_one_name_twice_is_a_solution_set(verifier: MathVerifier, pred: str, rea
 )
 def test_phrase_answer_with_an_afterthought(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     assert verifier.verify(pred, gold).reason == reason
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("So $x = 7$ is not a solution.", "7", "no_answer"),  # a rejected last formula answers nothing
+        ("Each angle measures $120^\\circ$. (The exterior angle is $60^\\circ$.)", "60", "wrong"),  # an aside
+        ("Each angle measures $120^\\circ$. (The exterior angle is $60^\\circ$.)", "120", "correct"),
+    ],
+)
+def test_last_formula_rejected_or_aside(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    assert verifier.verify(pred, gold).reason == reason

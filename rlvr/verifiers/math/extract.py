@@ -380,6 +380,7 @@ _AFTER_BOX_RE = re.compile(
 _CLAUSE_START_RE = re.compile(r"[.!?;:\n]")
 # an operator attached to a box from outside: a power, a factorial, a percent sign
 _BOX_SUFFIX_RE = re.compile(r"^[ \t]*(\^\s*(?:\{[^{}]*\}|[\w\\]+)|!(?!=)|\\%)")
+_ASIDE_RE = re.compile(r"(?<=[.!?])\s*\(\s*[A-Z][^()]*\)\s*$")  # a last sentence in brackets
 _ASKED_RE = re.compile(r"[ \t]*(?:\?|\\text\s*\{\s*\?)")
 _SENTENCE_START_RE = re.compile(r"[.!?\n]")
 _APPROXIMATOR_RE = re.compile(r"\b(?:" + "|".join(APPROXIMATORS) + r")\b", re.IGNORECASE)
@@ -519,6 +520,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
             ):  # `~~7~~` is struck out, not stated  # the whole reply is the answer
                 return Extraction(re.sub(r"^(\*\*|__)(.+)\1$", r"\2", bare), "whole")  # `**7**`: bold
             tail = _closing_remarks_dropped(text[-_TAIL:])
+            aside = _ASIDE_RE.search(tail)
+            if aside is not None and _MATH_SPAN_RE.search(tail[: aside.start()]):
+                tail = tail[: aside.start()]  # `... $120^\\circ$. (The exterior angle is $60^\\circ$.)`: an aside
             spans = list(_MATH_SPAN_RE.finditer(tail))
             concluded = _concluding_number(tail[spans[-1].end() :] if spans else tail)
             if concluded is not None:
@@ -540,6 +544,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                     numbers = {n.strip().rstrip(",") for n in _NUMBER_RE.findall(content)}
                     if len(numbers) == 1:
                         return Extraction(numbers.pop(), "last_math")
+                if content and rejected_after(tail[spans[-1].end() :]):
+                    return None  # `So $x = 7$ is not a solution.`
                 if content:
                     return Extraction(content, "last_math")
             found = [m for m in _NUMBER_RE.finditer(tail) if not rejected_after(tail[m.end() :])]
