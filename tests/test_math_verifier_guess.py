@@ -31,6 +31,7 @@ def verifier() -> MathVerifier:
         "**8**\n\n_7 steps_",  # a short last line annotates the statement before it
         "Output: 8\n\nLine count: 7",
         "Total = 8 | rows = 7",  # a labelled `=` states a value
+        "Therefore the total is **eight**; each row has 7.",  # a number word states one too
         "The answer exceeds 7.",  # the sentence names the answer without stating it
         "After 7 iterations the answer converges.",
     ],
@@ -174,3 +175,8 @@ def test_phrase_answer_with_an_afterthought(verifier: MathVerifier, pred: str, g
 )
 def test_last_formula_rejected_or_aside(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     assert verifier.verify(pred, gold).reason == reason
+
+
+def test_two_options_with_asides_name_neither(verifier: MathVerifier) -> None:
+    assert not verifier.verify("\\boxed{\\text{Answer: B (50\\%), C (50\\%)}}", "B").passed
+    assert verifier.verify("\\boxed{\\text{Answer: B (50\\%)}}", "B").passed

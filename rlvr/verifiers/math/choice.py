@@ -38,9 +38,9 @@ _HEDGE_ALTS = "|".join(ALTERNATIVE_HEDGES)
 
 def choice_hedged(text: str, letter: str) -> bool:
     """Whether `text`, which states option `letter`, also offers another: `A and maybe B`, `A (or B)`, `A/B`,
-    `so B or D`, a list `A. B. C. D.`, or a correction naming another option ("A. Hmm, actually B.")."""
+    `so B or D`, `B (50%), C (50%)`, a list `A. B. C. D.`, or a correction naming another option ("A. Hmm, actually B.")."""
     hedge = (
-        rf"(?<![\w'])\(?{letter}\)?\s*(?:/|,|\bor\b|\band\b|\(\s*or\b)\s*"
+        rf"(?<![\w'])\(?{letter}\)?\s*(?:\((?!\s*or\b)[^()]{{0,20}}\)\s*)?(?:/|,|\bor\b|\band\b|\(\s*or\b)\s*"
         rf"(?:(?:{_HEDGE_ALTS})\s+)?(?:option\s+|choice\s+)?\(?[A-J](?![\w'])"
         rf"|(?<![\w'])\(?{letter}[.)]\s*\(?[A-J][.)]"
     )

@@ -267,6 +267,10 @@ def screen(after: str, committed: str) -> Screened:
 
 
 _DENIAL_RE = re.compile("|".join(DENIAL_CUES), re.IGNORECASE)
+_WORD_RE = re.compile(
+    r"\b(?:" + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
 # a sentence: to `.`/`!`/`?` (not inside `2.5`), a full stop of CJK text or a blank line; one line break does
 # not end it (`Result: 8\nRuntime: 7 ms` is one statement of two values)
 _GUESS_SENTENCE_RE = re.compile(r"(?<!\d)[.!?](?:\s|$)|[\u3002\uff01\uff1f]|\n\s*\n")
@@ -313,8 +317,12 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
     if named and not re.search(r"\b(?:is|be)\s+the\s+(?:final\s+)?answer\b", text[lo:hi], re.IGNORECASE):
         return True  # "The answer exceeds 7", "After 7 iterations the answer converges": named, not stated
     value = text[start:end].strip().rstrip(",")
-    earlier = [(a, b) for a, b in numbers if seg_lo <= a and b <= start]  # before a turn: superseded
-    for k, (a, b) in enumerate(earlier):
+    # before a revision or conclusion, superseded ("My first guess is 10, but ..."); a `;` only ends a denial
+    scan_lo = max([lo] + [m.end() for m in _TURN_RE.finditer(text, lo, start) if m.group() != ";"])
+    earlier = [(a, b, text[a:b]) for a, b in numbers if scan_lo <= a and b <= start]
+    words = [(m.start(), m.end(), NUMBER_WORDS[m.group().lower()]) for m in _WORD_RE.finditer(text, scan_lo, start)]
+    earlier = sorted(earlier + words)  # `the total is **eight**; each row has 7`
+    for k, (a, b, stated) in enumerate(earlier):
         nxt = earlier[k + 1][0] if k + 1 < len(earlier) else start
         if _LINK_RE.match(_MARKUP_RE.sub(" ", text[b:nxt])) or not _STATED_BEFORE_RE.search(text[max(lo, a - 40) : a]):
             continue  # an operand of a computation, or a number the sentence does not state
@@ -322,6 +330,6 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
             continue  # `1. First, ...`: a step's number
         if _DENIAL_RE.search(text, max(lo, a - 12), a):
             continue  # "not 10": denied, not stated
-        if not same_value(text[a:b].strip().rstrip(","), value):
+        if not same_value(stated.strip().rstrip(","), value):
             return True
     return False
