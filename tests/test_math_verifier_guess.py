@@ -180,3 +180,9 @@ def test_last_formula_rejected_or_aside(verifier: MathVerifier, pred: str, gold:
 def test_two_options_with_asides_name_neither(verifier: MathVerifier) -> None:
     assert not verifier.verify("\\boxed{\\text{Answer: B (50\\%), C (50\\%)}}", "B").passed
     assert verifier.verify("\\boxed{\\text{Answer: B (50\\%)}}", "B").passed
+
+
+def test_an_integer_restriction_is_not_the_interval(verifier: MathVerifier) -> None:
+    assert not verifier.verify("\\boxed{x>1, x\\in\\mathbb{Z}}", "(1,\\infty)").passed
+    assert verifier.verify("\\boxed{x>1}", "(1,\\infty)").passed
+    assert verifier.verify("\\boxed{\\frac{\\pi}{2} + k\\pi, k \\in \\mathbb{Z}}", "\\frac{\\pi}{2} + k\\pi").passed

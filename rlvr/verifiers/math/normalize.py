@@ -122,6 +122,7 @@ _PARAMETER_DECLARATION_RE = re.compile(
     r"[,;]?\s*\(?\s*(?:(?:for|where)(?:\s+(?:all|some|any))?\s+|\\forall\s*)?[A-Za-z]\s*"
     r"(?:\\in\s*(?:\\mathbb\s*\{?\s*Z\s*\}?|Z)|is\s+(?:an?\s+)?(?:arbitrary\s+|any\s+)?integer)\s*\)?\s*\.?\s*$"
 )
+_RELATION_RE = re.compile(r"[<>]|\\(?:le|ge|leq|geq|lt|gt)(?![a-zA-Z])")
 _SPACE_THOUSANDS_RE = re.compile(r"^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$")
 # A scale word after a number multiplies it (`5 thousand`, `2.5 million`, `3 dozen`); `5\text{k}` writes the
 # thousand as a text suffix. A bare `5k` is never a scale here: in math `k` is a variable (see `prose_scale`).
@@ -468,7 +469,11 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     s = re.sub(r"^\s*\\(?:therefore|implies|Rightarrow)\s*", "", s)
     s = re.sub(r"^[A-Za-z](?:_\{?\w+\}?)?\s*\\in\s*", "", s)  # `x \in [0, 1]` -> `[0, 1]`
     s = re.sub(r"\s+", " ", s).strip()
-    s = _PARAMETER_DECLARATION_RE.sub("", s) if "integer" in s or "Z" in s else s
+    declared = _PARAMETER_DECLARATION_RE.search(s) if "integer" in s or "Z" in s else None
+    # a declared parameter ranges over the integers; after an inequality (`x > 1, x \in \mathbb{Z}`) the
+    # declaration restricts the set to integers, so it stays (and the answer is no interval)
+    if declared is not None and not _RELATION_RE.search(s[: declared.start()]):
+        s = s[: declared.start()]
     s = _SCALE_RE.sub(_scaled, s)
     s = re.sub(r"(?<=[\w)}])\s*\*\*\s*(?=[\w({])", "^", s)  # `7 ** 2`: a power written as in code
     s = strip_math_delimiters(s)
