@@ -32,6 +32,8 @@ def verifier() -> MathVerifier:
         "Output: 8\n\nLine count: 7",
         "Total = 8 | rows = 7",  # a labelled `=` states a value
         "Therefore the total is **eight**; each row has 7.",  # a number word states one too
+        "The final count is eight.\n\n(End of solution to exercise 7.)",
+        "Total = 8 / rows = 7",  # a slash between labelled values is no division
         "The answer exceeds 7.",  # the sentence names the answer without stating it
         "After 7 iterations the answer converges.",
     ],

@@ -282,6 +282,7 @@ _TURN_RE = re.compile(
 # right after the earlier one (a short unit or aside may stand between: `353 g - 79 g`, `5页（数学作业） - 2页`)
 _LINK_RE = re.compile(
     r"^\s*(?:[^\W\d]{1,3}\s*)?(?:[(\uff08][^()\uff08\uff09]{0,30}[)\uff09]\s*)?(?:[-+*/=\u00d7\u00f7^<>]|\\(?:cdot|times|div)\b|which\s+is\b|i\.e\.|that\s+is\b)"
+    r"(?!\s*[A-Za-z]{2,}\s*=)"  # `Total = 8 / rows = 7`: a slash between two labelled values is no division
 )
 _MARKUP_RE = re.compile(r"</?\w+>|\[/?\w+\]|\*\*")  # `<output>8</output> 7`, `**8**`: markup is no operator
 # a value stated by what stands right before it: a copula, a label's colon or `=` (`Total = 8`), a tag or bold
@@ -303,7 +304,8 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
     stop = _GUESS_SENTENCE_RE.search(text, end)
     hi = stop.start() if stop else len(text)
     if bounds and len(text[lo:hi].strip()) < 40 and "\n" not in text[lo:hi].strip():
-        lo = bounds[-2] if len(bounds) > 1 else 0  # `**8**\n\n_7 steps_`: a short line annotates the one before
+        # `**8**\n\n_7 steps_`: a short line annotates the statement before it (the last non-empty one)
+        lo = next((b for b in reversed(bounds[:-1]) if text[b:lo].strip()), 0)
     turns = [m.end() for m in _TURN_RE.finditer(text, lo, start)]
     seg_lo = turns[-1] if turns else lo
     inside = [(a, b) for a, b in numbers if seg_lo <= a and b <= hi]
@@ -326,7 +328,7 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
         nxt = earlier[k + 1][0] if k + 1 < len(earlier) else start
         if _LINK_RE.match(_MARKUP_RE.sub(" ", text[b:nxt])) or not _STATED_BEFORE_RE.search(text[max(lo, a - 40) : a]):
             continue  # an operand of a computation, or a number the sentence does not state
-        if re.match(r"[.)]\s", text[b : b + 2]):
+        if text[a:b].isdigit() and re.match(r"[.)]\s", text[b : b + 2]):
             continue  # `1. First, ...`: a step's number
         if _DENIAL_RE.search(text, max(lo, a - 12), a):
             continue  # "not 10": denied, not stated
