@@ -34,6 +34,7 @@ def verifier() -> MathVerifier:
         "Therefore the total is **eight**; each row has 7.",  # a number word states one too
         "The final count is eight.\n\n(End of solution to exercise 7.)",
         "Total = 8 / rows = 7",  # a slash between labelled values is no division
+        "total 8, rows 7",  # a word before a number at a clause start labels it
         "The answer exceeds 7.",  # the sentence names the answer without stating it
         "After 7 iterations the answer converges.",
     ],

@@ -284,6 +284,7 @@ _LINK_RE = re.compile(
     r"^\s*(?:[^\W\d]{1,3}\s*)?(?:[(\uff08][^()\uff08\uff09]{0,30}[)\uff09]\s*)?(?:[-+*/=\u00d7\u00f7^<>]|\\(?:cdot|times|div)\b|which\s+is\b|i\.e\.|that\s+is\b)"
     r"(?!\s*[A-Za-z]{2,}\s*=)"  # `Total = 8 / rows = 7`: a slash between two labelled values is no division
 )
+_LABEL_WORD_RE = re.compile(r"(?:^|[,;|\n])[ \t]*[A-Za-z]{2,}[ \t]+\Z")  # `total 8, rows 7`: a word labels 8
 _MARKUP_RE = re.compile(r"</?\w+>|\[/?\w+\]|\*\*")  # `<output>8</output> 7`, `**8**`: markup is no operator
 # a value stated by what stands right before it: a copula, a label's colon or `=` (`Total = 8`), a tag or bold
 # that opens (not a bare `=`: a computation states its steps' results on the way to the answer)
@@ -326,7 +327,8 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
     earlier = sorted(earlier + words)  # `the total is **eight**; each row has 7`
     for k, (a, b, stated) in enumerate(earlier):
         nxt = earlier[k + 1][0] if k + 1 < len(earlier) else start
-        if _LINK_RE.match(_MARKUP_RE.sub(" ", text[b:nxt])) or not _STATED_BEFORE_RE.search(text[max(lo, a - 40) : a]):
+        labelled = _STATED_BEFORE_RE.search(text[max(lo, a - 40) : a]) or _LABEL_WORD_RE.search(text, lo, a)
+        if _LINK_RE.match(_MARKUP_RE.sub(" ", text[b:nxt])) or not labelled:
             continue  # an operand of a computation, or a number the sentence does not state
         if text[a:b].isdigit() and re.match(r"[.)]\s", text[b : b + 2]):
             continue  # `1. First, ...`: a step's number
