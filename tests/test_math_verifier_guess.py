@@ -35,6 +35,7 @@ def verifier() -> MathVerifier:
         "The final count is eight.\n\n(End of solution to exercise 7.)",
         "Total = 8 / rows = 7",  # a slash between labelled values is no division
         "total 8, rows 7",  # a word before a number at a clause start labels it
+        "$$\\text{Total} = 8$$\n$$\\text{Rows} = 7$$",  # two labelled formulas side by side
         "The answer exceeds 7.",  # the sentence names the answer without stating it
         "After 7 iterations the answer converges.",
     ],

@@ -125,6 +125,17 @@ def _assignments_joined(text: str, first: re.Match[str], second: re.Match[str]) 
     )
 
 
+_TEXT_LABEL_RE = re.compile(r"^\s*\\(?:text|mathrm)\s*\{[^{}]*\}\s*=\s*([^=]+)$")
+
+
+def _labelled_beside(tail: str, spans: list[re.Match[str]]) -> bool:
+    """Whether the last formula and the one right before it (only space between) label different values."""
+    if len(spans) < 2 or tail[spans[-2].end() : spans[-1].start()].strip():
+        return False
+    last, prev = (_TEXT_LABEL_RE.match(next(g for g in sp.groups() if g is not None)) for sp in spans[-2:][::-1])
+    return last is not None and prev is not None and last.group(1).strip() != prev.group(1).strip()
+
+
 def _principal(text: str, values: list[tuple[int, int]]) -> int:
     """Index of the value that a reply's last sentence states: the last one, unless the words before it in
     the same sentence subordinate it to an earlier one (`twice the`, `compared to`, `not`, `when divided by`)."""
@@ -540,6 +551,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                     joined = [next(g for g in sp.groups() if g is not None).strip() for sp in spans[k:]]
                     if not any(_is_prose(part) for part in joined):
                         return Extraction(", ".join(joined), "last_math")
+                if content and _labelled_beside(tail, spans):
+                    return None  # `$$\\text{Total} = 8$$ $$\\text{Rows} = 7$$`: two labelled values, no answer
                 if content and _is_prose(content):  # `$? just about 1$`: a stray `$` opened the span
                     numbers = {n.strip().rstrip(",") for n in _NUMBER_RE.findall(content)}
                     if len(numbers) == 1:
