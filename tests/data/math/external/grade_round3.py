@@ -1,9 +1,9 @@
-"""Grade the pending round-3 red-team set with rlvr (in process) and Math-Verify; print FP/FN per category.
+"""Grade the round-3 red-team set (round3.yaml) with rlvr (in process) and Math-Verify; print FP/FN per category.
 
 Cases whose `note` starts with `policy:` are labelled by one reasonable policy that other graders do not share
 (percent, rounding, unreduced fractions): they are graded and listed, but kept out of the FP/FN counts.
 
-    .venv/bin/python tests/data/math/external/pending/grade_round3.py [--show] [--file round3.yaml]
+    .venv/bin/python tests/data/math/external/grade_round3.py [--show] [--file round3.yaml]
     RLVR_ROOT=/tmp/snapshot .venv/bin/python ...   # grade an exported snapshot (git archive HEAD rlvr) instead
 
 The cases are graded one by one in this process with no per-case limit: an input that hangs rlvr's in-process
@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[4]
+ROOT = HERE.parents[3]
 # a pinned snapshot of rlvr/ may be graded instead of the working tree, which other sessions edit meanwhile
 sys.path.insert(0, os.environ.get("RLVR_ROOT", str(ROOT)))
 
@@ -94,7 +94,7 @@ def table(rows: list[dict]) -> None:
 
 
 def main() -> None:
-    """Load the pending set, grade it, print the table and (with --show) each miss."""
+    """Load the round-3 set, grade it, print the table and (with --show) each miss."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--file", default=str(HERE / "round3.yaml"))
     parser.add_argument("--show", action="store_true", help="list every rlvr miss, slow or raising case")
