@@ -190,3 +190,9 @@ def test_an_integer_restriction_is_not_the_interval(verifier: MathVerifier) -> N
     assert not verifier.verify("\\boxed{x>1, x\\in\\mathbb{Z}}", "(1,\\infty)").passed
     assert verifier.verify("\\boxed{x>1}", "(1,\\infty)").passed
     assert verifier.verify("\\boxed{\\frac{\\pi}{2} + k\\pi, k \\in \\mathbb{Z}}", "\\frac{\\pi}{2} + k\\pi").passed
+
+
+def test_a_bracket_denying_another_value_keeps_the_answer(verifier: MathVerifier) -> None:
+    assert verifier.verify("The answer is 7 (not 8).", "7").passed
+    assert not verifier.verify("The answer is 7 (not 8).", "8").passed
+    assert not verifier.verify("For n = 1 the answer is 7; for the given n = 2 it is 8.", "7").passed

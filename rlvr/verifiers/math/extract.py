@@ -217,6 +217,8 @@ def _clean_phrase_answer(rest: str) -> str:
         more = alternatives_after(rest[span.end() :], first.strip())
         return ", ".join([first.strip(), *more]) if more else first
     rest = re.split(r"(?<!\d)(?<!\bi\.e)(?<!\be\.g)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[0]  # not `i.e.`
+    # `7 (not 8)`: a bracket that denies another value leaves the answer as it is (a later clause might not)
+    rest = re.sub(r"^(-?\d+(?:\.\d+)?)\s*\(\s*not\s+-?\d+(?:\.\d+)?\s*\)$", r"\1", rest.strip())
     rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
     if _is_prose(rest) and _NUMBER_RE.search(rest) and _NUMBER_WORD_RE.search(rest):
         return rest  # "six rolls on average, though the median is 4": two values, neither is the answer
