@@ -251,15 +251,15 @@ def _exact_func(name: str, args: list[Exact], budget: _Budget) -> Exact:
         ints = [x.numerator for x in xs]
         return (Fraction(math.gcd(*ints) if name == "gcd" else math.lcm(*ints)), _ZERO)
     if name == "log" and len(xs) == 2:
-        x, b = xs
-        if x > 0 and b > 0 and b != 1:
-            k = (
-                round(math.log(float(x)) / math.log(float(b)))
-                if 0 < _bits(x) < 1000 and _bits(b) < 1000
+        arg, base = xs
+        if arg > 0 and base > 0 and base != 1:
+            power = (
+                round(math.log(float(arg)) / math.log(float(base)))
+                if 0 < _bits(arg) < 1000 and _bits(base) < 1000
                 else None
             )
-            if k is not None and abs(k) * _bits(b) <= MAX_BITS and b**k == x:
-                return (Fraction(k), _ZERO)
+            if power is not None and abs(power) * _bits(base) <= MAX_BITS and base**power == arg:
+                return (Fraction(power), _ZERO)
         raise NotExact("irrational logarithm")
     if name == "log" and xs[0] == 1:
         return (_ZERO, _ZERO)

@@ -419,7 +419,7 @@ def _qualified_box(text: str) -> str | None:
 def _hedged_last_box(text: str) -> str | None:
     """Two boxed values where the clause of the last one offers it as an alternative (`\\boxed{8}.
     (Alternatively \\boxed{7}.)`, `... if repetition is allowed, the answer is \\boxed{13}`): both, a hedge."""
-    boxes = [b for b in _outer_boxes(text) if b[2] is not None]
+    boxes = [(start, end, content) for start, end, content in _outer_boxes(text) if content is not None]
     if len(boxes) < 2:
         return None
     (_, prev_end, prev), (start, _, last) = boxes[-2], boxes[-1]
@@ -488,8 +488,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 hedged = _hedged_last_box(text) if boxed else None
                 if hedged is not None:  # `\\boxed{8}. (Alternatively \\boxed{7}.)`
                     return Extraction(hedged, "hedge")
-                later = _after_last_box(text) if "final_answer" in methods else None
-                return later or Extraction(boxed, "boxed")
+                after_box = _after_last_box(text) if "final_answer" in methods else None
+                return after_box or Extraction(boxed, "boxed")
         elif method == "gsm8k":
             found = _GSM8K_RE.findall(text)
             if found:

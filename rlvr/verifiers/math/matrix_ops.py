@@ -156,10 +156,11 @@ def _linear_coefficients(
     """Coefficients of a linear form without constant term, checked at an off-axis point."""
     if at({}) != 0:
         return None
-    coefs = [at({a: Fraction(1)}) for a in axes]
-    if any(c is None for c in coefs):
+    found = [at({a: Fraction(1)}) for a in axes]
+    coefs = [c for c in found if c is not None]
+    if len(coefs) < len(found):
         return None
     probe = {a: Fraction(3 + 2 * n, 7 + n) for n, a in enumerate(axes)}
-    if at(probe) != sum(c * probe[a] for c, a in zip(coefs, axes)):  # type: ignore[operator]
+    if at(probe) != sum((c * probe[a] for c, a in zip(coefs, axes)), Fraction(0)):
         return None
-    return [[c] for c in coefs]  # type: ignore[list-item]
+    return [[c] for c in coefs]

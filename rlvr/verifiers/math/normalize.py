@@ -303,7 +303,11 @@ def _unwrap_braced(s: str, pattern: re.Pattern[str], keep_command: bool = False)
 
 def _repeating_decimal(m: re.Match[str]) -> str:
     """`1.2\\overline{34}` -> the exact fraction it denotes."""
-    whole, fixed, rep = m.group(1) or "0", m.group(2), m.group(3)
+    return _repeating_fraction(m.group(1) or "0", m.group(2), m.group(3))
+
+
+def _repeating_fraction(whole: str, fixed: str, rep: str) -> str:
+    """`whole.fixed` followed by `rep` repeated forever, as an exact TeX fraction."""
     base = Fraction(int(whole + fixed), 10 ** len(fixed))
     value = base + Fraction(int(rep), (10 ** len(rep) - 1) * 10 ** len(fixed))
     return rf"\frac{{{value.numerator}}}{{{value.denominator}}}"
@@ -319,18 +323,8 @@ def _dots_decimal(m: re.Match[str]) -> str:
             fixed = digits[: len(digits) - 3 * period]
             while fixed.endswith(rep):
                 fixed = fixed[:-period]
-            return _repeating_decimal(_FakeMatch(whole, fixed, rep)) + " "
+            return _repeating_fraction(whole, fixed, rep) + " "
     return f"{whole}.{digits} "
-
-
-class _FakeMatch:
-    """The three groups `_repeating_decimal` reads, built from a dotted decimal."""
-
-    def __init__(self, *groups: str) -> None:
-        self._groups = groups
-
-    def group(self, i: int) -> str:
-        return self._groups[i - 1]
 
 
 def _singular(word: str) -> str:

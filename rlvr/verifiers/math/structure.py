@@ -49,7 +49,8 @@ class Scalar:
 
     node: Node
     text: str
-    cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    # keyed by (variant key, what was computed); the value is (ok, result or the exception raised)
+    cache: dict[tuple[str, str], tuple[bool, Any]] = field(default_factory=dict, repr=False)
 
     def show(self) -> str:
         return to_text(self.node)
@@ -418,22 +419,21 @@ def _parse(s: str, depth: int) -> Answer:
         return Matrix([[Scalar(("num", v, None, None), str(v)) for v in row] for row in rows])
     m = _MATRIX_RE.match(s)
     if m:
-        rows = [r for r in re.split(r"\\\\", m.group(2)) if r.strip() and not r.strip().startswith("\\hline")]
-        return Matrix([[scalar(c.strip()) for c in split_top(r, ("&",))] for r in rows])
+        lines = [r for r in re.split(r"\\\\", m.group(2)) if r.strip() and not r.strip().startswith("\\hline")]
+        return Matrix([[scalar(c.strip()) for c in split_top(r, ("&",))] for r in lines])
     enclosed = _enclosed(s)
     if enclosed is not None:
         left, inner, right = enclosed
-        items = [p for p in split_top(inner, (",",))]
-        if len(items) == 1 and left in ("(", "[") and len(split_top(inner, (";",))) > 1:
-            items = split_top(inner, (";",))  # `(0;-2;6)`, `[0;1]`: semicolons separate coordinates, ends
+        parts = split_top(inner, (",",))
+        if len(parts) == 1 and left in ("(", "[") and len(split_top(inner, (";",))) > 1:
+            parts = split_top(inner, (";",))  # `(0;-2;6)`, `[0;1]`: semicolons separate coordinates, ends
         if left == "\\{":
-            members = _flatten([_parse(p, depth + 1) for p in items if p.strip()])
+            members = _flatten([_parse(p, depth + 1) for p in parts if p.strip()])
             return Seq(members, ordered=False, left=left, right=right)
         if left == "\\langle":
-            return Seq([_parse(p, depth + 1) for p in items], ordered=True, left="(", right=")")
-        if len(items) > 1:
-            parsed = [_parse(p, depth + 1) for p in items]
-            return Seq(parsed, ordered=True, left=left, right=right)
+            return Seq([_parse(p, depth + 1) for p in parts], ordered=True, left="(", right=")")
+        if len(parts) > 1:
+            return Seq([_parse(p, depth + 1) for p in parts], ordered=True, left=left, right=right)
         inner_shape = _parse(inner, depth + 1)
         if not isinstance(inner_shape, Scalar):
             return inner_shape

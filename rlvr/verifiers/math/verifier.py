@@ -433,6 +433,8 @@ class MathVerifier(Verifier):
         """`1000,99` for `1000.99`, a gold `0,111` for `0.111`: one comma between digits, no space, is a
         decimal point when the other side is one number (a list `{1000, 99}` could never match a number)."""
         gold_text = gold.plain
+        mine: Answer
+        other: Answer
         if _COMMA_DECIMAL_RE.match(pred_text) and isinstance(gold.answer, Scalar):
             mine, other = parse_answer(pred_text.replace(",", ".")), gold.answer
         elif _GOLD_COMMA_DECIMAL_RE.match(gold_text) and isinstance(pred, Scalar):
