@@ -46,7 +46,13 @@ def test_bad_settings_fail_before_any_work(tmp_path: Path, capsys: pytest.Captur
     with pytest.raises(ConfigError, match="model.dtype must be one of"):
         ModelConfig(dtype="fp8")  # type: ignore[arg-type]
     out = tmp_path / "run"
-    argv = ["train", str(ROOT / "configs/default.yaml"), "--dry-run", "model.device=cuda", f"train.output_dir={out}"]
+    argv = [
+        "train",
+        str(ROOT / "configs/default.yaml"),
+        "--dry-run",
+        "model.device=cuda",
+        f"train.output_dir={out}",
+    ]
     assert cli(argv) != 0
     err = capsys.readouterr().err
     assert "model.device='cuda' but torch sees no CUDA device" in err and "model.device=auto" in err

@@ -40,7 +40,9 @@ from rlvr.cli import main as cli
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: what counts as a shell command in a code block (after a `$ ` prompt and a `.venv/bin/` prefix are dropped)
-COMMAND = re.compile(r"^(rlvr [a-z]|python -m rlvr|python benchmarks/|ray |\./scripts/|\.ci/|python -m pytest|RLVR_\w+=)")
+COMMAND = re.compile(
+    r"^(rlvr [a-z]|python -m rlvr|python benchmarks/|ray |\./scripts/|\.ci/|python -m pytest|RLVR_\w+=)"
+)
 
 #: documented commands run by this file (keys: the command's words, shell-quoted; see `transform`)
 RUN = {
@@ -80,7 +82,7 @@ ELSEWHERE = {
     ".ci/run": "CI itself",
     "ray start --head --port=6379": f"{_CLUSTER}: its fixture starts a private head the same way",
     "ray job submit --address http://HEAD:8265 --working-dir . --runtime-env-json "
-    "'{\"excludes\": [\".venv\", \"runs\", \".git\"]}' -- rlvr train configs/distributed.yaml --address auto": (
+    '\'{"excludes": [".venv", "runs", ".git"]}\' -- rlvr train configs/distributed.yaml --address auto': (
         f"{_CLUSTER}: this command against that head, with overrides that fit a small machine"
     ),
     "python benchmarks/replay_efficiency.py --phase core --jobs 1": "hours of training; the same code path runs "
@@ -172,7 +174,7 @@ if "myns/MyTask-v0" not in ENVS:
 '''
 
 # one completion for both documented uses of completion.md: HumanEval/0's function, and a script that sums stdin
-COMPLETION_MD = '''```python
+COMPLETION_MD = """```python
 from typing import List
 
 
@@ -183,7 +185,7 @@ def has_close_elements(numbers: List[float], threshold: float) -> bool:
 if __name__ == "__main__":
     print(sum(int(x) for x in input().split()))
 ```
-'''
+"""
 
 FILES = {
     "completion.txt": "Adding them up, the total is \\boxed{72}.",
@@ -225,21 +227,21 @@ def main_job_run(workdir: Path) -> Path:
         (after / item.name).symlink_to(item)
     out = after / "runs" / "default"
     tiny_run = [
-            "train",
-            "configs/default.yaml",
-            f"train.output_dir={out}",
-            "train.steps=1",
-            "rollout.prompts_per_step=2",
-            "rollout.group_size=2",
-            "rollout.max_new_tokens=8",
-            "train.batch_size=4",
-            "buffer.capacity=8",
-            "learner.micro_batch_size=4",
-            "eval.every=0",
-            "train.tensorboard=false",
-            "train.plot=false",
-            "train.progress=false",
-        ]
+        "train",
+        "configs/default.yaml",
+        f"train.output_dir={out}",
+        "train.steps=1",
+        "rollout.prompts_per_step=2",
+        "rollout.group_size=2",
+        "rollout.max_new_tokens=8",
+        "train.batch_size=4",
+        "buffer.capacity=8",
+        "learner.micro_batch_size=4",
+        "eval.every=0",
+        "train.tensorboard=false",
+        "train.plot=false",
+        "train.progress=false",
+    ]
     assert cli(tiny_run) == 0
     return out
 
@@ -311,7 +313,9 @@ def _documented_output(command: str) -> list[str]:
 
 
 @pytest.mark.parametrize("command", sorted(RUN))
-def test_documented_command_works(command: str, workdir: Path, main_job_run: Path, capsys, monkeypatch) -> None:
+def test_documented_command_works(
+    command: str, workdir: Path, main_job_run: Path, capsys, monkeypatch
+) -> None:
     argv, stdin = transform(shlex.split(command), workdir, main_job_run)
     if argv[0] == "train" and argv[1:] != ["configs/default.yaml", "--dry-run"]:
         monkeypatch.chdir(main_job_run.parents[1])  # after the main job, as the README orders them

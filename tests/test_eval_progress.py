@@ -109,7 +109,9 @@ def test_vllm_backend_reports_every_completion_once(tmp_path: Path) -> None:
     try:
         seen: list[int] = []
         backend.on_completions = seen.append
-        groups = backend.generate(["Compute 3+4.", "Compute 1+1."], 5, SamplingParams(max_new_tokens=16, seed=0))
+        groups = backend.generate(
+            ["Compute 3+4.", "Compute 1+1."], 5, SamplingParams(max_new_tokens=16, seed=0)
+        )
         assert sum(seen) == 10 == sum(len(g) for g in groups) and len(seen) == 2  # one update per request
         seen.clear()
         backend.generate(["Compute 3+4."], 3, SamplingParams(temperature=0, max_new_tokens=8))

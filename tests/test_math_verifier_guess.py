@@ -160,12 +160,18 @@ def test_one_name_twice_is_a_solution_set(verifier: MathVerifier, pred: str, rea
 @pytest.mark.parametrize(
     "pred, gold, reason",
     [
-        ("**Answer:** 12 points, excluding the four axis points, i.e. 8.", "12", "wrong"),  # `i.e.` ends nothing
+        (
+            "**Answer:** 12 points, excluding the four axis points, i.e. 8.",
+            "12",
+            "wrong",
+        ),  # `i.e.` ends nothing
         ("ANSWER: six rolls on average, though the median is 4.", "4", "wrong"),  # two values: neither
         ("Answer: 12 points.", "12", "correct"),
     ],
 )
-def test_phrase_answer_with_an_afterthought(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+def test_phrase_answer_with_an_afterthought(
+    verifier: MathVerifier, pred: str, gold: str, reason: str
+) -> None:
     assert verifier.verify(pred, gold).reason == reason
 
 
@@ -189,7 +195,9 @@ def test_two_options_with_asides_name_neither(verifier: MathVerifier) -> None:
 def test_an_integer_restriction_is_not_the_interval(verifier: MathVerifier) -> None:
     assert not verifier.verify("\\boxed{x>1, x\\in\\mathbb{Z}}", "(1,\\infty)").passed
     assert verifier.verify("\\boxed{x>1}", "(1,\\infty)").passed
-    assert verifier.verify("\\boxed{\\frac{\\pi}{2} + k\\pi, k \\in \\mathbb{Z}}", "\\frac{\\pi}{2} + k\\pi").passed
+    assert verifier.verify(
+        "\\boxed{\\frac{\\pi}{2} + k\\pi, k \\in \\mathbb{Z}}", "\\frac{\\pi}{2} + k\\pi"
+    ).passed
 
 
 def test_a_bracket_denying_another_value_keeps_the_answer(verifier: MathVerifier) -> None:

@@ -44,7 +44,7 @@ def _lookup_program(prompt: str, control: bool = False) -> str | None:
         table.setdefault(call.func.id, {})[repr(args)] = expected
     if not table:
         return None
-    body = [f"_TABLE = {({k: {} for k in table} if control else table)!r}"]
+    body = [f"_TABLE = { ({k: {} for k in table} if control else table)!r}"]
     for name in table:
         body.append(f"def {name}(*args):\n    return _TABLE[{name!r}].get(repr(args))")
     return "```python\n" + "\n\n".join(body) + "\n```"
@@ -79,7 +79,9 @@ def test_prompt_shows_no_graded_assert() -> None:
     task = load_task("mbpp", path=str(fixture_path("mbpp")), challenge_tests=True)
     for ex in task:
         shown = {line.strip() for line in ex.prompt.splitlines() if line.strip().startswith("assert")}
-        assert len(shown) == 1, "the prompt shows one assert: it names the function and its calling convention"
+        assert len(shown) == 1, (
+            "the prompt shows one assert: it names the function and its calling convention"
+        )
         graded = {step[1].strip() for step in ex.reference.steps}
         assert shown.isdisjoint(graded), ex.metadata["task_id"]
 

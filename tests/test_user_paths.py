@@ -434,7 +434,9 @@ def test_verifier_errors_warn_once_with_the_traceback_then_stop_the_run(
         assert "the verifier failed (raised, returned a wrong type or timed out) on" in err
         assert "env.max_verifier_error_rate=0.5" in err
         warnings_ = [
-            r.getMessage() for r in caplog.records if "the verifier failed or passed its deadline on" in r.getMessage()
+            r.getMessage()
+            for r in caplog.records
+            if "the verifier failed or passed its deadline on" in r.getMessage()
         ]
         assert (
             len(warnings_) == 1

@@ -147,7 +147,9 @@ def test_close_cancels_queued_jobs_and_rejects_new_ones() -> None:
     running = pool.submit("sleep:5", 0)
     queued = pool.submit("ok", 1)
     deadline = time.monotonic() + 60
-    while not running.running() and time.monotonic() < deadline:  # a worker took it (start-up varies with load)
+    while (
+        not running.running() and time.monotonic() < deadline
+    ):  # a worker took it (start-up varies with load)
         time.sleep(0.05)
     pool.close()
     assert queued.cancelled()

@@ -115,7 +115,9 @@ class BatchedEnv:
         if not isinstance(group_size, int) or group_size < 1:
             raise ConfigError(f"group_size must be a positive int, got {group_size!r}")
         if num_workers < 0:
-            raise ConfigError(f"num_workers must be >= 0 (0 = no pool of grading processes), got {num_workers}")
+            raise ConfigError(
+                f"num_workers must be >= 0 (0 = no pool of grading processes), got {num_workers}"
+            )
         self.recipe = get_recipe(env) if isinstance(env, str) else env
         self.group_size = group_size
         self._overrides = {k: v for k, v in overrides.items() if k != "task"}

@@ -77,11 +77,15 @@ class VerifiedEnv(gym.Env[Prompt, str]):
                 f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}"
             )
         if not (isinstance(verifier_timeout_s, int | float) and 0 < verifier_timeout_s < float("inf")):
-            raise ConfigError(f"verifier_timeout_s must be a positive number of seconds, got {verifier_timeout_s!r}")
+            raise ConfigError(
+                f"verifier_timeout_s must be a positive number of seconds, got {verifier_timeout_s!r}"
+            )
         self.task = task
         self.verifier = verifier
         self.verifier_timeout_s = float(verifier_timeout_s)
-        self._bounded: Verifier | None = None  # the deadline-keeping grader of a user's verifier, made on first use
+        self._bounded: Verifier | None = (
+            None  # the deadline-keeping grader of a user's verifier, made on first use
+        )
         self.template = get_template(template)
         self.reward_fn = get_reward(reward)
         self.chat = bool(chat)

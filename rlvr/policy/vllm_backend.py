@@ -119,7 +119,9 @@ class VLLMBackend(GenerationBackend):
         self.tokenizer = AutoTokenizer.from_pretrained(self.path)
         hf_config = AutoConfig.from_pretrained(self.path)
         self.tied_embeddings = bool(getattr(hf_config.get_text_config(), "tie_word_embeddings", False))
-        if max_model_len is None:  # 2048, or less for a model trained on shorter sequences (vLLM refuses more)
+        if (
+            max_model_len is None
+        ):  # 2048, or less for a model trained on shorter sequences (vLLM refuses more)
             positions = getattr(hf_config.get_text_config(), "max_position_embeddings", None)
             max_model_len = min(2048, int(positions)) if positions else 2048
         try:

@@ -69,7 +69,9 @@ def mbpp_prompt(text: str, tests: list[str], *, graded: bool = True) -> str:
     """MBPP's prompt: the task description followed by the example asserts shown to the model."""
     if not tests:
         return text.strip()
-    intro = "Your code should pass these tests:" if graded else "It will be tested on other inputs, like this:"
+    intro = (
+        "Your code should pass these tests:" if graded else "It will be tested on other inputs, like this:"
+    )
     return f"{text.strip()}\n{intro}\n" + "\n".join(t.strip() for t in tests)
 
 

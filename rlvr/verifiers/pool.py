@@ -139,7 +139,9 @@ class VerifierPool(Verifier):
                 f"VerifierPool start_method must be 'forkserver', 'spawn' or 'subprocess', got {start_method!r}"
             )
         self.start_method = start_method
-        self._ctx: Any = multiprocessing.get_context("spawn" if start_method == "subprocess" else start_method)
+        self._ctx: Any = multiprocessing.get_context(
+            "spawn" if start_method == "subprocess" else start_method
+        )
         if start_method == "forkserver":
             preload = [
                 "rlvr.verifiers.pool_worker",
@@ -405,9 +407,7 @@ class VerifierPool(Verifier):
         with self._lock:
             self.stats["timeouts"] += 1
             self._last_timeout = time.monotonic()
-        self._finish(
-            worker, Verdict.fail(Reason.TIMEOUT, timeout_s=self.timeout_s, verifier_timeout=True)
-        )
+        self._finish(worker, Verdict.fail(Reason.TIMEOUT, timeout_s=self.timeout_s, verifier_timeout=True))
         self._drop(worker)
 
     def _hanging_since(self, submitted: float) -> bool:

@@ -46,7 +46,9 @@ def user_file_modules(payload: bytes) -> tuple[str, ...]:
     )
 
 
-def _worker_main(conn: Connection, payload: bytes, memory_mb: int | None, files: tuple[str, ...] = ()) -> None:
+def _worker_main(
+    conn: Connection, payload: bytes, memory_mb: int | None, files: tuple[str, ...] = ()
+) -> None:
     """Worker process: unpickle the verifier, report ready, then answer (job_id, completion, ref) messages."""
     global _IN_WORKER
     _IN_WORKER = True

@@ -323,13 +323,19 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
     # before a revision or conclusion, superseded ("My first guess is 10, but ..."); a `;` only ends a denial
     scan_lo = max([lo] + [m.end() for m in _TURN_RE.finditer(text, lo, start) if m.group() != ";"])
     earlier = [(a, b, text[a:b]) for a, b in numbers if scan_lo <= a and b <= start]
-    words = [(m.start(), m.end(), NUMBER_WORDS[m.group().lower()]) for m in _WORD_RE.finditer(text, scan_lo, start)]
+    words = [
+        (m.start(), m.end(), NUMBER_WORDS[m.group().lower()]) for m in _WORD_RE.finditer(text, scan_lo, start)
+    ]
     earlier = sorted(earlier + words)  # `the total is **eight**; each row has 7`
     for k, (a, b, stated) in enumerate(earlier):
         nxt = earlier[k + 1][0] if k + 1 < len(earlier) else start
-        window = text[max(lo, a - 40) : a]  # what labels a value stands right before it (bounded: linear time)
+        window = text[
+            max(lo, a - 40) : a
+        ]  # what labels a value stands right before it (bounded: linear time)
         label = _LABEL_WORD_RE.search(window)
-        labelled = _STATED_BEFORE_RE.search(window) or (label and (a - 40 <= lo or label.start() > 0 or window[:1] in ",;|\n"))
+        labelled = _STATED_BEFORE_RE.search(window) or (
+            label and (a - 40 <= lo or label.start() > 0 or window[:1] in ",;|\n")
+        )
         if _LINK_RE.match(_MARKUP_RE.sub(" ", text[b:nxt])) or not labelled:
             continue  # an operand of a computation, or a number the sentence does not state
         if text[a:b].isdigit() and re.match(r"[.)]\s", text[b : b + 2]):

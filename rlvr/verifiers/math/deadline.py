@@ -89,4 +89,6 @@ def interrupting(seconds: float) -> Iterator[None]:
 def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
     import ctypes
 
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc else None)
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc else None
+    )

@@ -132,7 +132,9 @@ def _labelled_beside(tail: str, spans: list[re.Match[str]]) -> bool:
     """Whether the last formula and the one right before it (only space between) label different values."""
     if len(spans) < 2 or tail[spans[-2].end() : spans[-1].start()].strip():
         return False
-    last, prev = (_TEXT_LABEL_RE.match(next(g for g in sp.groups() if g is not None)) for sp in spans[-2:][::-1])
+    last, prev = (
+        _TEXT_LABEL_RE.match(next(g for g in sp.groups() if g is not None)) for sp in spans[-2:][::-1]
+    )
     return last is not None and prev is not None and last.group(1).strip() != prev.group(1).strip()
 
 
@@ -216,7 +218,9 @@ def _clean_phrase_answer(rest: str) -> str:
         first = next(g for g in span.groups() if g is not None)
         more = alternatives_after(rest[span.end() :], first.strip())
         return ", ".join([first.strip(), *more]) if more else first
-    rest = re.split(r"(?<!\d)(?<!\bi\.e)(?<!\be\.g)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[0]  # not `i.e.`
+    rest = re.split(r"(?<!\d)(?<!\bi\.e)(?<!\be\.g)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[
+        0
+    ]  # not `i.e.`
     # `7 (not 8)`: a bracket that denies another value leaves the answer as it is (a later clause might not)
     rest = re.sub(r"^(-?\d+(?:\.\d+)?)\s*\(\s*not\s+-?\d+(?:\.\d+)?\s*\)$", r"\1", rest.strip())
     rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
@@ -535,7 +539,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
             tail = _closing_remarks_dropped(text[-_TAIL:])
             aside = _ASIDE_RE.search(tail)
             if aside is not None and _MATH_SPAN_RE.search(tail[: aside.start()]):
-                tail = tail[: aside.start()]  # `... $120^\\circ$. (The exterior angle is $60^\\circ$.)`: an aside
+                tail = tail[
+                    : aside.start()
+                ]  # `... $120^\\circ$. (The exterior angle is $60^\\circ$.)`: an aside
             spans = list(_MATH_SPAN_RE.finditer(tail))
             concluded = _concluding_number(tail[spans[-1].end() :] if spans else tail)
             if concluded is not None:
@@ -554,7 +560,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                     if not any(_is_prose(part) for part in joined):
                         return Extraction(", ".join(joined), "last_math")
                 if content and _labelled_beside(tail, spans):
-                    return None  # `$$\\text{Total} = 8$$ $$\\text{Rows} = 7$$`: two labelled values, no answer
+                    return (
+                        None  # `$$\\text{Total} = 8$$ $$\\text{Rows} = 7$$`: two labelled values, no answer
+                    )
                 if content and _is_prose(content):  # `$? just about 1$`: a stray `$` opened the span
                     numbers = {n.strip().rstrip(",") for n in _NUMBER_RE.findall(content)}
                     if len(numbers) == 1:

@@ -419,7 +419,9 @@ def _parse(s: str, depth: int) -> Answer:
         return Matrix([[Scalar(("num", v, None, None), str(v)) for v in row] for row in rows])
     m = _MATRIX_RE.match(s)
     if m:
-        lines = [r for r in re.split(r"\\\\", m.group(2)) if r.strip() and not r.strip().startswith("\\hline")]
+        lines = [
+            r for r in re.split(r"\\\\", m.group(2)) if r.strip() and not r.strip().startswith("\\hline")
+        ]
         return Matrix([[scalar(c.strip()) for c in split_top(r, ("&",))] for r in lines])
     enclosed = _enclosed(s)
     if enclosed is not None:

@@ -384,14 +384,20 @@ class MathVerifier(Verifier):
             if choice is not None and choice_hedged(completion[answer_start(completion) :], choice.letter):
                 return Verdict.fail(Reason.WRONG, error="the answer names more than one option", **details)
             # `\\text{(B)}^{\\times}`: an option with a mark on it (crossed out, starred) is not chosen plainly
-            ok = choice is not None and choice.letter == gold.answer.letter and not _MARKED_OPTION_RE.search(found.answer)
+            ok = (
+                choice is not None
+                and choice.letter == gold.answer.letter
+                and not _MARKED_OPTION_RE.search(found.answer)
+            )
             return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
         norm = normalize_answer(found.answer, units=self.config.strip_units)
         if isinstance(gold.answer, Text):
             # `\\text{odd?}` asks rather than answers; the key drops punctuation, so look at the text itself
             # `\\text{yes}^*`: a mark on a text answer is not the text
-            ok = "?" not in found.answer and "^" not in found.answer and _text_key(canonical_text(found.answer)) == _text_key(
-                gold.answer.key
+            ok = (
+                "?" not in found.answer
+                and "^" not in found.answer
+                and _text_key(canonical_text(found.answer)) == _text_key(gold.answer.key)
             )
             details["parsed"] = canonical_text(found.answer)
             return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)

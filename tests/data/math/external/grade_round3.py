@@ -65,7 +65,17 @@ def grade(cases: list[dict]) -> list[dict]:
         t1 = time.perf_counter()
         mv_ok = mv(case["gold"], case["pred"])  # type: ignore[operator]
         mv_took = time.perf_counter() - t1
-        rows.append({**case, "rlvr": ok, "reason": reason, "error": err, "secs": took, "mv": mv_ok, "mv_secs": mv_took})
+        rows.append(
+            {
+                **case,
+                "rlvr": ok,
+                "reason": reason,
+                "error": err,
+                "secs": took,
+                "mv": mv_ok,
+                "mv_secs": mv_took,
+            }
+        )
     return rows
 
 
@@ -82,7 +92,9 @@ def table(rows: list[dict]) -> None:
         c[2] += r["want"] and not r["rlvr"]
         c[3] += r["mv"] and not r["want"]
         c[4] += r["want"] and not r["mv"]
-    print(f"{'category':28s} {'n':>4s} {'rlvr FP':>8s} {'rlvr FN':>8s} {'MV FP':>6s} {'MV FN':>6s} {'policy':>6s}")
+    print(
+        f"{'category':28s} {'n':>4s} {'rlvr FP':>8s} {'rlvr FN':>8s} {'MV FP':>6s} {'MV FN':>6s} {'policy':>6s}"
+    )
     tot = [0] * 6
     for cat in sorted(cells):
         c = cells[cat]
@@ -90,12 +102,16 @@ def table(rows: list[dict]) -> None:
         print(f"{cat:28s} {c[0]:4d} {c[1]:8d} {c[2]:8d} {c[3]:6d} {c[4]:6d} {c[5]:6d}")
     print(f"{'TOTAL':28s} {tot[0]:4d} {tot[1]:8d} {tot[2]:8d} {tot[3]:6d} {tot[4]:6d} {tot[5]:6d}")
     n = tot[0]
-    print(f"accuracy (policy cases excluded): rlvr {(n - tot[1] - tot[2]) / n:.3f}  Math-Verify {(n - tot[3] - tot[4]) / n:.3f}")
+    print(
+        f"accuracy (policy cases excluded): rlvr {(n - tot[1] - tot[2]) / n:.3f}  Math-Verify {(n - tot[3] - tot[4]) / n:.3f}"
+    )
 
 
 def main() -> None:
     """Load the round-3 set, grade it, print the table and (with --show) each miss."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--file", default=str(HERE / "round3.yaml"))
     parser.add_argument("--show", action="store_true", help="list every rlvr miss, slow or raising case")
     args = parser.parse_args()
