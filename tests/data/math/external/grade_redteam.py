@@ -1,9 +1,9 @@
-"""Grade the round-3 red-team set (round3.yaml) with rlvr (in process) and Math-Verify; print FP/FN per category.
+"""Grade a red-team set (round2.yaml, round3.yaml, ...) with rlvr (in process) and Math-Verify; print FP/FN per category.
 
 Cases whose `note` starts with `policy:` are labelled by one reasonable policy that other graders do not share
 (percent, rounding, unreduced fractions): they are graded and listed, but kept out of the FP/FN counts.
 
-    .venv/bin/python tests/data/math/external/grade_round3.py [--show] [--file round3.yaml]
+    .venv/bin/python tests/data/math/external/grade_redteam.py [--show] [--file round2.yaml]   # default: round3.yaml
     RLVR_ROOT=/tmp/snapshot .venv/bin/python ...   # grade an exported snapshot (git archive HEAD rlvr) instead
 
 The cases are graded one by one in this process with no per-case limit: an input that hangs rlvr's in-process
