@@ -14,6 +14,7 @@ import pytest
 
 from rlvr.core.errors import ConfigError, SandboxError
 from rlvr.verifiers.sandbox import Sandbox, SandboxConfig
+from rlvr.verifiers.sandbox.slots import MAX_SLOTS
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the local sandbox backend needs root")
 
@@ -27,6 +28,19 @@ def _proc_status(pid: str) -> dict[str, str]:
         return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
 
 
+def _uid_range_processes(sandbox: Sandbox) -> list[tuple[int, int]]:
+    """(pid, uid) of every host process running as a sandbox uid (`uid_base` on): how containers are seen."""
+    uids = range(sandbox.config.uid_base, sandbox.config.uid_base + 2 * MAX_SLOTS)
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, KeyError):
+                uid = int(_proc_status(entry)["Uid"].split()[0])
+                if uid in uids:
+                    found.append((int(entry), uid))
+    return found
+
+
 def sandbox_processes(sandbox: Sandbox) -> list[tuple[int, int]]:
     """(pid, uid) of each live process that this test process started through `sandbox`: it runs as one of
     the sandbox's slot uids (program or judge) and either descends from this process or sits in one of the
@@ -35,7 +49,9 @@ def sandbox_processes(sandbox: Sandbox) -> list[tuple[int, int]]:
     Scoped twice, so that other sandboxes on the machine (other tests, other jobs) never count: slot uids are
     machine-wide unique only while a slot is held, and a process of an earlier holder of the same slot id
     may still be dying; such a process neither descends from us nor sits in our cgroups."""
-    slots = sandbox._backend.pool.slots  # type: ignore[attr-defined]
+    slots = getattr(getattr(sandbox._backend, "pool", None), "slots", None)
+    if slots is None:  # the Docker backend: its containers descend from containerd, not from us
+        return _uid_range_processes(sandbox)
     assert slots, "scan a started local sandbox: its slots say which uids are its own"
     uids = {u for slot in slots for u in (slot.uid, slot.judge_uid)}
     in_cgroups: set[int] = set()
