@@ -4,88 +4,75 @@ Tried in order, first hit wins: the last `\\boxed{...}` / `\\fbox{...}` (nested 
 empty last box is *no answer*, not a reason to fall back to an earlier box), GSM8K's `#### 42`, a phrase
 such as "the final answer is ..." / "Answer: ..." (last occurrence), and finally the last math span
 (`$...$`, `\\(...\\)`, `\\[...\\]`) or, failing that, the last number in the text.
+
+This module locates the answer; reading what an answer phrase states and what revises it is `phrases.py`,
+the words around the last box are `box_context.py`, the shared textual atoms are `atoms.py`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from rlvr.verifiers.math.boxes import (  # noqa: F401  (last_boxed, braced_group: public through this module)
-    _BOX_RE,
+from rlvr.verifiers.math.atoms import (
+    _MATH_SPAN_RE,
+    _NUMBER_RE,
+    _NUMBER_WORD_RE,
+    _PLAIN_NUMBER_RE,
+    METHODS,
+    Extraction,
+    _is_prose,
+)
+from rlvr.verifiers.math.box_context import (
+    _ASKED_RE,
+    _BOX_SUFFIX_RE,
+    _after_last_box,
+    _hedged_last_box,
+    _qualified_box,
+)
+from rlvr.verifiers.math.boxes import (
     _outer_boxes,
-    _unbox,
-    braced_group,
     last_boxed,
 )
 from rlvr.verifiers.math.commitment import (
     _SECTION_RE,
-    Screened,
     guess_contested,
-    offers_another,
     rejected_after,
     same_value,
     screen,
 )
-from rlvr.verifiers.math.vocab import (
-    ALTERNATIVE_HEDGES,
-    APPROXIMATORS,
-    COPULAS,
-    NEGATION_AFTER_PHRASE,
-    NUMBER_WORDS,
-    PROSE_MATH_NAMES,
-    QUALIFIERS_AFTER_BOX,
-    QUALIFIERS_BEFORE,
-    QUALIFIERS_BEFORE_BOX,
-    REVISION_WORDS,
-    SUBORDINATORS,
-    VALUE_WORDS,
+from rlvr.verifiers.math.phrases import (
+    _CONCLUSION_RE,
+    _NEGATED_RE,
+    _PHRASE_RE,
+    _clean_phrase_answer,
+    _concluding_number,
+    _hedge,
+    _restated_value,
+    _revised_value,
+    _revises,
+    _sentence_rest,
+    alternatives_after,
+    prose_scale,
 )
-
-#: Extraction methods in the order they are tried.
-METHODS = ("boxed", "gsm8k", "final_answer", "last_math")
+from rlvr.verifiers.math.vocab import (
+    COPULAS,
+    NUMBER_WORDS,
+    SUBORDINATORS,
+)
 
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
-_PHRASE_RE = re.compile(
-    r"(?:final[\s_]+answer[\"']?\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:"
-    r"|\b(?:die\s+antwort\s+ist|la\s+r[ée]ponse\s+est|la\s+respuesta\s+es)|答案是|答案为|答案：)\s*:?\s*",
-    re.IGNORECASE,
-)
-_MATH_SPAN_RE = re.compile(
-    r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$(.+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S
-)
-# a number not glued to a preceding letter (`AZYUK2A` has none): thousands groups, decimals, a/b, %
-_NUMBER_RE = re.compile(
-    r"\\frac\{\d+\}\{\d+\}"  # a plain LaTeX fraction is one number, not its denominator
-    r"|(?<![A-Za-z\d.,])-?\$?(?:\d{1,3}(?:(?:,|\s)\d{3})+(?!\d)|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?(?:\s*/\s*\d+)?%?"
-    r"|(?<![\w.])-?\.\d+"
-)
-_PROSE_RE = re.compile(r"[A-Za-z]{3,}")
-# letters of any script (Chinese, Arabic, Devanagari ...): a run of them is prose in any language
-_FOREIGN_WORD_RE = re.compile(r"[^\W\d_A-Za-z]{2,}")
+
+
 # the model went on to a new chat turn: nothing after it answers this one
 _NEXT_TURN_RE = re.compile(
     r"<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>|</s>|\[INST\]"
     # a new turn or a new problem written out: `Human:`, `User:`, `Problem 2:`, `### Exercise`
     r"|\n[ \t]*(?:Human|User|Assistant)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
 )
+
+
 #: Only the tail of very long outputs is searched for a trailing math span or number.
 _TAIL = 8000
-
-
-@dataclass(frozen=True)
-class Extraction:
-    """The answer text found in a completion and how it was found (`boxed`, `gsm8k`, ...)."""
-
-    answer: str
-    method: str
-
-
-def _is_prose(text: str) -> bool:
-    stripped = re.sub(r"\\[a-zA-Z]+", " ", text)
-    if _FOREIGN_WORD_RE.search(stripped):
-        return True
-    return any(w.lower() not in PROSE_MATH_NAMES for w in _PROSE_RE.findall(stripped))
 
 
 def undouble_backslashes(text: str) -> str:
@@ -96,22 +83,24 @@ def undouble_backslashes(text: str) -> str:
     return text.replace("\\\\", "\\")
 
 
-# an alternative after an answer: `$3$ or $4$`, `$3$, $4$`, `\\boxed{3}\\text{ or }4`, `\\boxed{3}$ or $x = 4$`
-_ALTERNATIVE_RE = re.compile(
-    r"^[\s$\\\"'*]*\(?\s*(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*(?:,|and|or)\s*\})[\s\"'*]*"
-    r"(?:(?:" + "|".join(ALTERNATIVE_HEDGES) + r")\s+)?"
-    r"(?:\$+([^$]+?)\$+|\\\((.+?)\\\)|(-?\d+(?:\.\d+)?)(?![\d.]*\s*[A-Za-z]{3}))"
-)
-
-
 _SPAN_GAP_RE = re.compile(r"^\s*(?:,|;|/|\band\b|\bor\b)\s*$")
+
+
 # `$x = 3$, and then $y = 2$`: assignments to different names joined by a conjunction are one answer
 _ASSIGNMENT_GAP_RE = re.compile(r"^\s*,?\s*(?:and\s+)?(?:then\s+)?$")
+
+
 _ASSIGNMENT_RE = re.compile(r"^\s*([A-Za-z](?:_\{?\w+\}?)?)\s*=")
+
+
 # between two values of one sentence: the later one is subordinate to the earlier (`$60^\circ$, twice the
 # $30^\circ$ angle`, `3 when divided by 5`) when the words between subordinate it and none states it
 _SUBORDINATE_RE = re.compile(r"\b(?:" + "|".join(SUBORDINATORS) + r")\b", re.IGNORECASE)
+
+
 _STATES_RE = re.compile(r"\b(?:" + "|".join(COPULAS) + r")\b|=", re.IGNORECASE)
+
+
 _QED_RE = re.compile(r"\$*\s*\\(?:blacksquare|qed|square|Box)(?![a-zA-Z])\s*\$*|∎|\bQ\.E\.D\.")
 
 
@@ -163,291 +152,23 @@ def _closing_remarks_dropped(tail: str) -> str:
     return tail[: sections[-1].start()]
 
 
-def alternatives_after(text: str, first: str) -> list[str]:
-    """Further values offered right after an answer (`$3$ or $4$`): a hedge, so the answer is all of them."""
-    found: list[str] = []
-    while len(found) < 20:
-        m = _ALTERNATIVE_RE.match(text)
-        if m is None:
-            return found
-        value = re.sub(r"^[A-Za-z]\s*=\s*", "", next(g for g in m.groups() if g is not None).strip())
-        if value not in found and value != first:  # `\\boxed{2}$ and $x = 2$` restates, offers nothing
-            found.append(value)
-        text = text[m.end() :]
-    return found
-
-
-_PROSE_SCALE_RE = re.compile(r"^(-?\$?\d+(?:\.\d+)?)(k|K|M|bn)$")
-_PROSE_SCALES = {"k": "thousand", "K": "thousand", "M": "million", "bn": "billion"}
-
-
-def prose_scale(answer: str) -> str:
-    """`5k` written in prose (outside math) is 5 thousand: `5 thousand` (`2.5M` -> `2.5 million`).
-
-    Only prose answers are read this way: in math (`$5k$`, `\\boxed{5k}`) `k` is a variable and `5k` is 5k.
-    """
-    m = _PROSE_SCALE_RE.match(answer.strip())
-    return f"{m.group(1)} {_PROSE_SCALES[m.group(2)]}" if m else answer
-
-
-# the end of a value in a table row (`| answer | 8 |`) or a JSON object (`{"answer": 8, "note": ...}`)
-_CELL_END_RE = re.compile(r"\s+\|(?:\s|$)|(?<![\\}])\}\s*$|,\s*\"")
-
-
-_SPAN_QUALIFIED_RE = re.compile(
-    r"\s*(?:(?:less|more|fewer|greater|smaller)\s+than|times|of|plus|minus|if|when|unless|provided|assuming"
-    r"|for\s+(?:\$|n\b|x\b|k\b|some|all|each|every|part))\b",
-    re.IGNORECASE,
-)
-
-
-def _clean_phrase_answer(rest: str) -> str:
-    first = rest.split("\n", 1)[0].strip()
-    if first.startswith("**") and "**" in first[2:]:  # `Answer: **6** (not 12)`: the bold is the answer
-        first = first[2:].split("**", 1)[0]
-    elif closed := re.match(
-        r"^\**([^*]*?\S)\*\*(?=\s|$|[(.,;])", first
-    ):  # `**Answer: 6** (not 12)`: bold closes it
-        first = closed.group(1)
-    rest = first.strip().strip("*").strip()
-    rest = _CELL_END_RE.split(rest, maxsplit=1)[0] if _CELL_END_RE.search(rest) and "$" not in rest else rest
-    span = _MATH_SPAN_RE.search(rest)
-    if span and span.start() < 3 and _SPAN_QUALIFIED_RE.match(rest[span.end() :]):
-        return rest  # `$7$ less than $15$`, `$7$ if $n$ is odd`: the span is not stated as the answer
-    if span and span.start() < 3:
-        first = next(g for g in span.groups() if g is not None)
-        more = alternatives_after(rest[span.end() :], first.strip())
-        return ", ".join([first.strip(), *more]) if more else first
-    rest = re.split(r"(?<!\d)(?<!\bi\.e)(?<!\be\.g)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[
-        0
-    ]  # not `i.e.`
-    # `7 (not 8)`: a bracket that denies another value leaves the answer as it is (a later clause might not)
-    rest = re.sub(r"^(-?\d+(?:\.\d+)?)\s*\(\s*not\s+-?\d+(?:\.\d+)?\s*\)$", r"\1", rest.strip())
-    rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
-    if _is_prose(rest) and _NUMBER_RE.search(rest) and _NUMBER_WORD_RE.search(rest):
-        return rest  # "six rolls on average, though the median is 4": two values, neither is the answer
-    if _is_prose(rest):
-        # "Final Answer: The largest $n$ is 34." -> what follows the last "is", else the last number
-        tail = re.split(r"\b(?:is|are|equals|=)\s+", rest)[-1]
-        if tail != rest and not _is_prose(tail):
-            return tail.strip()
-        found = list(_NUMBER_RE.finditer(rest))
-        numbers = {m.group().strip() for m in found}
-        if len(numbers) == 1 and _plain_number_in_prose(rest, found[-1]):
-            # several numbers in prose: which one is the answer is a guess, so none is
-            return numbers.pop()
-    return rest
-
-
-def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:
-    """Whether the one number of a prose answer is stated plainly: not qualified by the words around it
-    (`at least 3`, `3 or more`, `3 times x`, `5 thousand`); what follows it may only name what it counts."""
-    before = re.findall(r"[A-Za-z']+", rest[: number.start()])[-2:]
-    after = re.findall(r"\\?[A-Za-z']+|[^\sA-Za-z.,;:!?]", rest[number.end() :])
-    if after[:1] in (["("], ["["]):
-        after = after[1:]  # `7 (in thousands)`: the words in brackets qualify it as well
-    if any(w.lower() in QUALIFIERS_BEFORE for w in before) or [w.lower() for w in before] == ["to", "the"]:
-        return False  # `at least 3`, `the square root of 7`, `negative 7`, `e to the 7`
-    if re.match(r"\s*(?:[*^/+\u00d7!]|-[A-Za-z])", rest[number.end() :]) or _REJECTED_MARK_RE.match(
-        rest[number.end() :]
-    ):
-        return False  # `7 ** 2`, `7!`, `7-ish`, `7 ✗`
-    if any(w.lower() in ("below", "under", "negative", "minus") for w in after[:4]):
-        return False  # `7 degrees Celsius below zero`
-    return not after or (
-        after[0].lower() not in VALUE_WORDS and (len(after[0]) > 1 or not after[0].isalpha())
-    )
-
-
-_REJECTED_MARK_RE = re.compile(r"\s*[\u2717\u2718\u274c]")  # ✗ ✘ ❌ after a value: marked wrong
 _GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$|^[^\w\\$]+$")
+
+
 _GLUED_OR_RE = re.compile(r"(?<=[)\]\d])or(?=[(\[A-Z])")
+
+
 _OPENING_TURN_RE = re.compile(
     r"(?:\s*<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>(?:assistant|model)?)+"
 )
-_SIGNED_OFF_RE = re.compile(r"\s*I hope it is correct\b", re.IGNORECASE)
-_NEGATED_RE = re.compile(r"\s*(?:" + "|".join(NEGATION_AFTER_PHRASE) + ")", re.IGNORECASE)
-_BOILERPLATE_RE = re.compile(r"I hope it is correct\.?|<\|im_(?:start|end)\|>\w*|</?\w+>", re.IGNORECASE)
 
 
-def _sentence_rest(after: str) -> str | None:
-    """What follows the sentence of an answer phrase (`after` starts with its answer), or None when nothing
-    can revise it: no further sentence, or "... is $X$. I hope it is correct." (the Minerva format closes the
-    answer; a later box or answer phrase is found as the later answer by itself)."""
-    first_line = after.split("\n", 1)[0]
-    span = _MATH_SPAN_RE.match(first_line.strip().strip("*").strip())
-    sentence_end = re.search(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])|\n", after[span.end() if span else 0 :])
-    if sentence_end is None:
-        return None
-    rest = after[(span.end() if span else 0) + sentence_end.end() :]
-    return None if _SIGNED_OFF_RE.match(rest) else rest
-
-
-def _revises(rest: str) -> bool:
-    """Whether `rest` (screened: no checks, rejected values or hedges) may correct the phrase before it: math
-    after a revision word or a concluding "Therefore/So/Thus/Hence" ("... is 5. Wait, it's 7"), or a later box
-    or answer phrase. Other prose with numbers (an aside, "The train would need 2.5 more hours") commits to
-    nothing, as after a box: the answer phrase stands."""
-    rest = _BOILERPLATE_RE.sub(" ", rest)
-    rest = re.sub(r"\$\s*[A-Za-z]\s*\$", " ", rest)  # `$A$`, `$n$`: naming a letter revises no answer
-    if re.search(r"\\boxed|\\fbox", rest) or _PHRASE_RE.search(rest):
-        return True
-    opener = _REVISION_RE.search(rest) or _CONCLUSION_RE.search(rest)
-    return opener is not None and bool(re.search(r"\d|\$", rest[opener.start() :]))
-
-
-def _hedge(answer: str, screened: Screened) -> str | None:
-    """`answer` and the other values a later hedge offered, joined (a hedge is all its values), or None."""
-    if screened.settled:
-        return None
-    others = [h for h in screened.hedged if not same_value(h, answer)]
-    return ", ".join([answer, *others]) if others else None
-
-
-_CONCLUSION_RE = re.compile(
-    r"(?:^\s*|[.!?:]\s+|\n)((?:Therefore|Thus|Hence|So)\b[^.!?;\n]*(?:\.\d[^.!?;\n]*)*)"  # to `;`: "8; each row has 7"
-)
-
-
-def _concluding_number(after: str) -> str | None:
-    """The one number of a concluding sentence ("Therefore, there are 12 ...") after the last formula."""
-    found = list(_CONCLUSION_RE.finditer(_BOILERPLATE_RE.sub(" ", after)))
-    if not found:
-        return None
-    sentence = found[-1].group(1)
-    kept = [m for m in _NUMBER_RE.finditer(sentence) if not rejected_after(sentence[m.end() :])]
-    numbers = {m.group().strip().rstrip(",") for m in kept}  # "Hence n = 7 does not work." concludes nothing
-    if len(numbers) != 1:
-        return None
-    spans = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(sentence)]
-    return None if guess_contested(sentence, kept[-1].start(), kept[-1].end(), spans) else numbers.pop()
-
-
-_REVISION_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS) + r")\b|\bno,", re.IGNORECASE)
-_NUMBER_WORD_RE = re.compile(
-    r"\b(?:" + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True)) + r")\b",
-    re.IGNORECASE,
-)
-_PLAIN_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
-
-
-# a sentence that only restates a value after a short opener: `Correction: 8.`, `Nope, 8.`, `Edit: it is 8.`
-_RESTATED_RE = re.compile(
-    r"^\W*(?:[A-Za-z']+[ \t]+){0,3}[A-Za-z']+\s*([,:])\s*(?:it\s+is\s+|it's\s+)?\$?(-?\d+(?:\.\d+)?)\$?\s*[.!]?\s*$"
-)
-
-
-def _restated_value(after: str) -> tuple[str, str] | None:
-    """(value, `,` or `:`) of the last sentence after an answer that is a short opener and a value, or None."""
-    found = None
-    for sentence in re.split(r"(?<!\d)[.!?](?:\s+|$)|\n|\.{3}", _BOILERPLATE_RE.sub(" ", after)):
-        m = _RESTATED_RE.match(sentence)
-        if m is not None:
-            found = (m.group(2), m.group(1))
-    return found
-
-
-def _revised_value(after: str) -> str | None:
-    """The value a correction states after an answer ("... \\boxed{3}. Hmm, actually it's four."): the last
-    number or number word after a revision word ("wait", "actually", "no,", ...), or None."""
-    revision = _REVISION_RE.search(_BOILERPLATE_RE.sub(" ", after))
-    if revision is None:
-        return None
-    rest = _BOILERPLATE_RE.sub(" ", after)[revision.end() :]
-    found = [(m.start(), m.group().strip().rstrip(",")) for m in _NUMBER_RE.finditer(rest)]
-    found += [(m.start(), NUMBER_WORDS[m.group().lower()]) for m in _NUMBER_WORD_RE.finditer(rest)]
-    return max(found)[1] if found else None
-
-
-def _after_last_box(text: str) -> Extraction | None:
-    """What a reply says after its last box, if it changes the answer (the last commitment wins): a "final
-    answer is ..." phrase; after a box holding one number, a concluding sentence with one other number
-    ("Therefore, there are 7 ways") or a correction ("Wait, ... it's 7"); a hedge ("Hmm, or 7"), which makes
-    the answer all its values. Checks, explanations and values said to be wrong change nothing."""
-    boxes = _outer_boxes(text)
-    if not boxes or boxes[-1][2] is None:
-        return None
-    rest = text[boxes[-1][1] :]
-    box = _unbox(boxes[-1][2]).strip()
-    screened = screen(rest, box)
-    later = None
-    if _PLAIN_NUMBER_RE.match(box) and not _SIGNED_OFF_RE.match(rest.lstrip(" .$\\])")):
-        later = _concluding_number(screened.text) or _revised_value(screened.text)
-        if later is not None and same_value(later, box):
-            later = None
-    answer = _phrase_answer_after(screened.text) or later
-    hedge = _hedge(answer or box, screened)
-    if hedge is not None:
-        return Extraction(hedge, "hedge")
-    if answer is None and screened.withdrawn and _PLAIN_NUMBER_RE.match(box):
-        return Extraction("", "withdrawn")  # "\\boxed{8}. Hmm, 8 is wrong.": no answer is left
-    return Extraction(answer, "final_answer") if answer else None
-
-
-_BEFORE_BOX_RE = re.compile(
-    r"\b(?:" + "|".join(QUALIFIERS_BEFORE_BOX) + r")\s*[$(\[]*\s*(?:[A-Za-z]\s*(?:=|\\geq?|\\leq?|<|>)\s*)?$",
-    re.IGNORECASE,
-)
-_AFTER_BOX_RE = re.compile(
-    r"^(?:[\s$]|\\[ ,;])*\(?\s*(?:\\text\s*\{\s*)?\(?\s*(?:(?:is|are)\s+(?:only\s+)?(?:an?\s+|the\s+)?)?(?:"
-    + "|".join(QUALIFIERS_AFTER_BOX)
-    + r")\b",
-    re.IGNORECASE,
-)
-_CLAUSE_START_RE = re.compile(r"[.!?;:\n]")
-# an operator attached to a box from outside: a power, a factorial, a percent sign
-_BOX_SUFFIX_RE = re.compile(r"^[ \t]*(\^\s*(?:\{[^{}]*\}|[\w\\]+)|!(?!=)|\\%)")
 _ASIDE_RE = re.compile(r"(?<=[.!?])\s*\(\s*[A-Z][^()]*\)\s*$")  # a last sentence in brackets
-_ASKED_RE = re.compile(r"[ \t]*(?:\?|\\text\s*\{\s*\?)")
-_SENTENCE_START_RE = re.compile(r"[.!?\n]")
-_APPROXIMATOR_RE = re.compile(r"\b(?:" + "|".join(APPROXIMATORS) + r")\b", re.IGNORECASE)
-
-
-def _qualified_box(text: str) -> str | None:
-    """The last box's value with the words that make it a bound or a denial, if they stand right around it
-    (`the answer is at least \\boxed{12}`, `not \\boxed{12}`, `\\boxed{12} (upper bound)`): such a value is
-    not stated as the answer, and the qualified text answers nothing."""
-    start, end, content = _outer_boxes(text)[-1]
-    before = text[max(0, start - 40) : start]
-    before = before[max((m.end() for m in _CLAUSE_START_RE.finditer(before)), default=0) :]
-    lead = _BEFORE_BOX_RE.search(before)
-    trail = _AFTER_BOX_RE.match(text[end : end + 60])
-    words = lead.group() if lead is not None else trail.group() if trail is not None else ""
-    if not words or (_APPROXIMATOR_RE.search(words) and re.search(r"\d\.\d", content or "")):
-        return (
-            None  # a decimal is an approximation by nature: `about \\boxed{0.7854}` (its digits are checked)
-        )
-    return f"{words.strip()} {content}" if lead is not None else f"{content} {words.strip()}"
-
-
-def _hedged_last_box(text: str) -> str | None:
-    """Two boxed values where the clause of the last one offers it as an alternative (`\\boxed{8}.
-    (Alternatively \\boxed{7}.)`, `... if repetition is allowed, the answer is \\boxed{13}`): both, a hedge."""
-    boxes = [(start, end, content) for start, end, content in _outer_boxes(text) if content is not None]
-    if len(boxes) < 2:
-        return None
-    (_, prev_end, prev), (start, _, last) = boxes[-2], boxes[-1]
-    lead = text[prev_end:start]
-    lead = lead[max((m.end() for m in _SENTENCE_START_RE.finditer(lead)), default=0) :]
-    if same_value(_unbox(prev).strip(), _unbox(last).strip()) or not offers_another(lead):
-        return None
-    return f"{_unbox(prev).strip()}, {_unbox(last).strip()}"
-
-
-def _phrase_answer_after(rest: str) -> str | None:
-    """The answer of the last answer phrase in `rest`, if it commits to one (not negated, revised, prose)."""
-    matches = list(_PHRASE_RE.finditer(rest))
-    if not matches or _NEGATED_RE.match(rest[matches[-1].end() :]):
-        return None
-    after = rest[matches[-1].end() :]
-    answer = _clean_phrase_answer(after)
-    if not answer or _is_prose(answer):
-        return None
-    later = _sentence_rest(after)
-    return None if later is not None and _revises(screen(later, answer).text) else answer
 
 
 _THINK_END_RE = re.compile(r"</think>", re.IGNORECASE)
+
+
 _ANSWER_TAG_RE = re.compile(r"<(answer|solution)>(.*?)</\1>", re.IGNORECASE | re.S)
 
 

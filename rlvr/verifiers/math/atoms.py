@@ -1,0 +1,59 @@
+"""The atoms of answer extraction: what an `Extraction` is, and how a number, a number word, a math span
+and a run of prose look in a reply (shared by the answer-phrase, box-context and last-value readers)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rlvr.verifiers.math.vocab import (
+    NUMBER_WORDS,
+    PROSE_MATH_NAMES,
+)
+
+#: Extraction methods in the order they are tried.
+METHODS = ("boxed", "gsm8k", "final_answer", "last_math")
+
+
+_MATH_SPAN_RE = re.compile(
+    r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$(.+?)(?<!\\)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S
+)
+
+
+# a number not glued to a preceding letter (`AZYUK2A` has none): thousands groups, decimals, a/b, %
+_NUMBER_RE = re.compile(
+    r"\\frac\{\d+\}\{\d+\}"  # a plain LaTeX fraction is one number, not its denominator
+    r"|(?<![A-Za-z\d.,])-?\$?(?:\d{1,3}(?:(?:,|\s)\d{3})+(?!\d)|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?(?:\s*/\s*\d+)?%?"
+    r"|(?<![\w.])-?\.\d+"
+)
+
+
+_PROSE_RE = re.compile(r"[A-Za-z]{3,}")
+
+
+# letters of any script (Chinese, Arabic, Devanagari ...): a run of them is prose in any language
+_FOREIGN_WORD_RE = re.compile(r"[^\W\d_A-Za-z]{2,}")
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The answer text found in a completion and how it was found (`boxed`, `gsm8k`, ...)."""
+
+    answer: str
+    method: str
+
+
+def _is_prose(text: str) -> bool:
+    stripped = re.sub(r"\\[a-zA-Z]+", " ", text)
+    if _FOREIGN_WORD_RE.search(stripped):
+        return True
+    return any(w.lower() not in PROSE_MATH_NAMES for w in _PROSE_RE.findall(stripped))
+
+
+_NUMBER_WORD_RE = re.compile(
+    r"\b(?:" + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
+
+
+_PLAIN_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")

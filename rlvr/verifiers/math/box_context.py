@@ -1,0 +1,116 @@
+"""The words around the last box: a bound or denial (`at least \\boxed{12}`), an operator attached to it
+(`\\boxed{7}^2`), a question (`\\boxed{odd}?`), an alternative box, and what the reply says after it that
+changes the answer (a later phrase, a conclusion, a correction, a hedge)."""
+
+from __future__ import annotations
+
+import re
+
+from rlvr.verifiers.math.atoms import _PLAIN_NUMBER_RE, Extraction
+from rlvr.verifiers.math.boxes import (
+    _outer_boxes,
+    _unbox,
+)
+from rlvr.verifiers.math.commitment import (
+    offers_another,
+    same_value,
+    screen,
+)
+from rlvr.verifiers.math.phrases import (
+    _SIGNED_OFF_RE,
+    _concluding_number,
+    _hedge,
+    _phrase_answer_after,
+    _revised_value,
+)
+from rlvr.verifiers.math.vocab import (
+    APPROXIMATORS,
+    QUALIFIERS_AFTER_BOX,
+    QUALIFIERS_BEFORE_BOX,
+)
+
+
+def _after_last_box(text: str) -> Extraction | None:
+    """What a reply says after its last box, if it changes the answer (the last commitment wins): a "final
+    answer is ..." phrase; after a box holding one number, a concluding sentence with one other number
+    ("Therefore, there are 7 ways") or a correction ("Wait, ... it's 7"); a hedge ("Hmm, or 7"), which makes
+    the answer all its values. Checks, explanations and values said to be wrong change nothing."""
+    boxes = _outer_boxes(text)
+    if not boxes or boxes[-1][2] is None:
+        return None
+    rest = text[boxes[-1][1] :]
+    box = _unbox(boxes[-1][2]).strip()
+    screened = screen(rest, box)
+    later = None
+    if _PLAIN_NUMBER_RE.match(box) and not _SIGNED_OFF_RE.match(rest.lstrip(" .$\\])")):
+        later = _concluding_number(screened.text) or _revised_value(screened.text)
+        if later is not None and same_value(later, box):
+            later = None
+    answer = _phrase_answer_after(screened.text) or later
+    hedge = _hedge(answer or box, screened)
+    if hedge is not None:
+        return Extraction(hedge, "hedge")
+    if answer is None and screened.withdrawn and _PLAIN_NUMBER_RE.match(box):
+        return Extraction("", "withdrawn")  # "\\boxed{8}. Hmm, 8 is wrong.": no answer is left
+    return Extraction(answer, "final_answer") if answer else None
+
+
+_BEFORE_BOX_RE = re.compile(
+    r"\b(?:" + "|".join(QUALIFIERS_BEFORE_BOX) + r")\s*[$(\[]*\s*(?:[A-Za-z]\s*(?:=|\\geq?|\\leq?|<|>)\s*)?$",
+    re.IGNORECASE,
+)
+
+
+_AFTER_BOX_RE = re.compile(
+    r"^(?:[\s$]|\\[ ,;])*\(?\s*(?:\\text\s*\{\s*)?\(?\s*(?:(?:is|are)\s+(?:only\s+)?(?:an?\s+|the\s+)?)?(?:"
+    + "|".join(QUALIFIERS_AFTER_BOX)
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+_CLAUSE_START_RE = re.compile(r"[.!?;:\n]")
+
+
+# an operator attached to a box from outside: a power, a factorial, a percent sign
+_BOX_SUFFIX_RE = re.compile(r"^[ \t]*(\^\s*(?:\{[^{}]*\}|[\w\\]+)|!(?!=)|\\%)")
+
+
+_ASKED_RE = re.compile(r"[ \t]*(?:\?|\\text\s*\{\s*\?)")
+
+
+_SENTENCE_START_RE = re.compile(r"[.!?\n]")
+
+
+_APPROXIMATOR_RE = re.compile(r"\b(?:" + "|".join(APPROXIMATORS) + r")\b", re.IGNORECASE)
+
+
+def _qualified_box(text: str) -> str | None:
+    """The last box's value with the words that make it a bound or a denial, if they stand right around it
+    (`the answer is at least \\boxed{12}`, `not \\boxed{12}`, `\\boxed{12} (upper bound)`): such a value is
+    not stated as the answer, and the qualified text answers nothing."""
+    start, end, content = _outer_boxes(text)[-1]
+    before = text[max(0, start - 40) : start]
+    before = before[max((m.end() for m in _CLAUSE_START_RE.finditer(before)), default=0) :]
+    lead = _BEFORE_BOX_RE.search(before)
+    trail = _AFTER_BOX_RE.match(text[end : end + 60])
+    words = lead.group() if lead is not None else trail.group() if trail is not None else ""
+    if not words or (_APPROXIMATOR_RE.search(words) and re.search(r"\d\.\d", content or "")):
+        return (
+            None  # a decimal is an approximation by nature: `about \\boxed{0.7854}` (its digits are checked)
+        )
+    return f"{words.strip()} {content}" if lead is not None else f"{content} {words.strip()}"
+
+
+def _hedged_last_box(text: str) -> str | None:
+    """Two boxed values where the clause of the last one offers it as an alternative (`\\boxed{8}.
+    (Alternatively \\boxed{7}.)`, `... if repetition is allowed, the answer is \\boxed{13}`): both, a hedge."""
+    boxes = [(start, end, content) for start, end, content in _outer_boxes(text) if content is not None]
+    if len(boxes) < 2:
+        return None
+    (_, prev_end, prev), (start, _, last) = boxes[-2], boxes[-1]
+    lead = text[prev_end:start]
+    lead = lead[max((m.end() for m in _SENTENCE_START_RE.finditer(lead)), default=0) :]
+    if same_value(_unbox(prev).strip(), _unbox(last).strip()) or not offers_another(lead):
+        return None
+    return f"{_unbox(prev).strip()}, {_unbox(last).strip()}"

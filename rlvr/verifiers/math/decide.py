@@ -1,0 +1,177 @@
+"""Grading one extracted answer against a parsed gold: options, text answers, units and angles, then the
+value comparison (`compare.py`); None when only the sympy stage can decide."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rlvr.core.types import Reason, Verdict
+from rlvr.verifiers.math import compare as cmp
+from rlvr.verifiers.math.choice import answer_start, choice_hedged, stated_choice
+from rlvr.verifiers.math.config import MathVerifierConfig
+from rlvr.verifiers.math.extract import Extraction, extract_answer
+from rlvr.verifiers.math.gold import Gold
+from rlvr.verifiers.math.normalize import canonical_text, currency_unit, normalize_answer
+from rlvr.verifiers.math.structure import (
+    Answer,
+    AnswerParseError,
+    Choice,
+    Scalar,
+    Text,
+    describe,
+    false_equality,
+    parse_answer,
+    parse_choice,
+)
+from rlvr.verifiers.math.vocab import TEXT_FILLERS, counted_label
+
+_COMMA_DECIMAL_RE = re.compile(r"^-?\d+,\d+$")
+# a gold written with a decimal comma only where it cannot be a list: `0,111`, `1000,99`, cents `2,74`
+_GOLD_COMMA_DECIMAL_RE = re.compile(r"^-?(?:(?:0|\d{4,}),\d+|\d+,\d{2})$")
+_TRAILING_WORDS_RE = re.compile(r"(?:\s+[A-Za-z][A-Za-z\-']*\.?)+\s*$")
+
+
+def decide(
+    completion: str, gold: Gold, config: MathVerifierConfig, opts: cmp.CompareOptions
+) -> Verdict | None:
+    """The verdict on `completion` against a parsed gold, or None when only the sympy stage can decide."""
+    if gold.answer is None:
+        return Verdict.fail(Reason.UNPARSABLE_GOLD, gold=gold.text[:200], error=gold.error)
+    if not isinstance(completion, str):
+        return Verdict.fail(
+            Reason.NO_ANSWER, error=f"completion must be a string, got {type(completion).__name__}"
+        )
+    found = extract_answer(completion, config.extraction)
+    if isinstance(gold.answer, Choice) and (
+        found is None or parse_choice(normalize_answer(found.answer, units=False).text) is None
+    ):
+        letter = stated_choice(completion)  # "The answer is for sure D, it can't be A or B"
+        found = Extraction(letter, "choice") if letter else found
+    if found is None or not found.answer.strip():
+        return Verdict.fail(Reason.NO_ANSWER, method=found.method if found else None)
+    details: dict[str, Any] = {
+        "extracted": found.answer[:500],
+        "method": found.method,
+        "gold": gold.text[:200],
+    }
+    if len(found.answer) > config.max_answer_chars:
+        return Verdict.fail(Reason.WRONG, error="answer too long", **details)
+    if isinstance(gold.answer, Choice):
+        choice = parse_choice(normalize_answer(found.answer, units=False).text)
+        details["parsed"] = choice.letter if choice else None
+        if choice is not None and choice_hedged(completion[answer_start(completion) :], choice.letter):
+            return Verdict.fail(Reason.WRONG, error="the answer names more than one option", **details)
+        # `\\text{(B)}^{\\times}`: an option with a mark on it (crossed out, starred) is not chosen plainly
+        ok = (
+            choice is not None
+            and choice.letter == gold.answer.letter
+            and not _MARKED_OPTION_RE.search(found.answer)
+        )
+        return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+    norm = normalize_answer(found.answer, units=config.strip_units)
+    if isinstance(gold.answer, Text):
+        # `\\text{odd?}` asks rather than answers; the key drops punctuation, so look at the text itself
+        # `\\text{yes}^*`: a mark on a text answer is not the text
+        ok = (
+            "?" not in found.answer
+            and "^" not in found.answer
+            and _text_key(canonical_text(found.answer)) == _text_key(gold.answer.key)
+        )
+        details["parsed"] = canonical_text(found.answer)
+        return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+    if "$" not in found.answer and false_equality(norm.text):  # `\\$ = ` is a currency, not an equality
+        return Verdict.fail(Reason.WRONG, error="a false equality (`3 = 4`) answers nothing", **details)
+    pred = parse_pred(norm.text)
+    if pred is None:
+        return Verdict.fail(Reason.WRONG, error="the answer could not be parsed", **details)
+    details["parsed"] = describe(pred)[:500]
+    details["gold_parsed"] = describe(gold.answer)[:500]
+    unit = norm.unit or (currency_unit(found.answer) if config.strip_units else None)
+    if unit in _ANGLE_UNITS and _in_degrees(gold.answer):  # `60 \\text{ rad}` is not `60^\\circ`
+        return Verdict.fail(Reason.WRONG, error=f"unit {unit!r} differs from the gold's degrees", **details)
+    angle = _angle_mismatch(gold.answer, gold.text, norm.text)
+    if angle is not None:  # `60 \\text{ turns}` is not `60^\\circ`, `1.047^\\circ` is not `\\pi/3`
+        return Verdict.fail(Reason.WRONG, error=angle, **details)
+    if gold.unit and unit and gold.unit != unit:  # `5 cents` is not `\\$5`
+        return Verdict.fail(
+            Reason.WRONG, error=f"unit {unit!r} differs from the gold's {gold.unit!r}", **details
+        )
+    try:
+        ok = cmp.answers_equal(gold.answer, pred, opts) or comma_decimal_equal(gold, pred, norm.text, opts)
+    except cmp.NeedsSympy:
+        if not config.symbolic:
+            return Verdict.fail(
+                Reason.WRONG, error="deciding needs the sympy stage, which is disabled", **details
+            )
+        return None
+    except cmp.Undecidable as exc:
+        return Verdict.fail(Reason.TIMEOUT, error=str(exc), **details)
+    return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+
+
+def comma_decimal_equal(gold: Gold, pred: Answer, pred_text: str, opts: cmp.CompareOptions) -> bool:
+    """`1000,99` for `1000.99`, a gold `0,111` for `0.111`: one comma between digits, no space, is a
+    decimal point when the other side is one number (a list `{1000, 99}` could never match a number)."""
+    gold_text = gold.plain
+    mine: Answer
+    other: Answer
+    if _COMMA_DECIMAL_RE.match(pred_text) and isinstance(gold.answer, Scalar):
+        mine, other = parse_answer(pred_text.replace(",", ".")), gold.answer
+    elif _GOLD_COMMA_DECIMAL_RE.match(gold_text) and isinstance(pred, Scalar):
+        mine, other = pred, parse_answer(gold_text.replace(",", "."))
+    else:
+        return False
+    return cmp.answers_equal(other, mine, opts)
+
+
+def parse_pred(text: str) -> Answer | None:
+    """Parse a completion's answer; a label after a number (`5 boxes`) is dropped as a last resort.
+
+    Only a label of what was counted is dropped (`counted_label`): a tail that could change or qualify
+    the value (`3 or more`, `3 times x`, `5 thousand`, `2 cubed`) leaves the answer unparsable (wrong).
+    """
+    try:
+        answer = parse_answer(text)
+    except (AnswerParseError, RecursionError):
+        answer = None
+    if answer is None or isinstance(answer, Text):
+        stripped = _TRAILING_WORDS_RE.sub("", text)
+        if stripped and stripped != text and counted_label(text[len(stripped) :].split()):
+            try:
+                return parse_answer(stripped)
+            except (AnswerParseError, RecursionError):
+                return answer
+    return answer
+
+
+_ANGLE_UNITS = frozenset(["radian", "rad", "gradian", "grad"])
+
+
+def _in_degrees(answer: Answer) -> bool:
+    """Whether a (gold) answer is an angle marked in degrees (`60^\\circ`)."""
+    return isinstance(answer, Scalar) and answer.node[0] == "deg"
+
+
+_MARKED_OPTION_RE = re.compile(r"\b[A-J]\s*\)?\s*\}?\s*\^")
+_TRAILING_WORD_RE = re.compile(r"[\d}\s]([A-Za-z]{3,})\s*$")
+
+
+def _angle_mismatch(gold: Answer, gold_text: str, pred_text: str) -> str | None:
+    """Why an angle's unit differs from the gold's, or None: a gold in degrees is answered in degrees (not
+    `turns`, `arcminutes`), a gold in radians (a multiple of pi) is not answered in degrees."""
+    m = _TRAILING_WORD_RE.search(pred_text)
+    word = m.group(1).lower().rstrip("s") if m else None
+    degrees = "\u00b0" in pred_text or word in ("degree", "deg")
+    if _in_degrees(gold) and word is not None and not degrees:
+        return f"unit {word!r} is not the gold's degrees"
+    # `90^\\circ` converts to pi/2; `\\frac{\\pi}{3}` degrees or `1.047^\\circ` (radians marked as degrees) do not
+    radians_marked = "\\pi" in pred_text or re.search(r"\d\.\d", pred_text)
+    if not _in_degrees(gold) and "\\pi" in gold_text and degrees and "=" not in pred_text and radians_marked:
+        return "radians marked as degrees against a gold in radians"
+    return None
+
+
+def _text_key(key: str) -> str:
+    """A text answer's key without words that do not change it (`odd function` is `odd`)."""
+    return " ".join(w for w in key.split() if w not in TEXT_FILLERS) or key

@@ -1,0 +1,67 @@
+"""References: a gold answer parsed once into its text, unit and shape (or why it cannot be graded)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rlvr.verifiers.math.config import MathVerifierConfig
+from rlvr.verifiers.math.extract import extract_gold
+from rlvr.verifiers.math.normalize import currency_unit, normalize_answer
+from rlvr.verifiers.math.structure import Answer, AnswerParseError, Choice, parse_answer, parse_choice
+
+
+@dataclass(frozen=True)
+class Gold:
+    """A parsed reference: its answer text and shape, or why it could not be parsed."""
+
+    text: str
+    unit: str | None
+    answer: Answer | None
+    error: str | None
+    plain: str = ""  # the text normalised without units (for the comma-decimal reading), computed once
+
+
+def parse_gold(gold: Any, config: MathVerifierConfig) -> Gold:
+    """A reference parsed once: its answer text, unit and shape, or why it cannot be graded."""
+    if isinstance(gold, int | float) and not isinstance(gold, bool):
+        gold = repr(gold) if isinstance(gold, float) else str(gold)
+    if not isinstance(gold, str) or not gold.strip():
+        return Gold("", None, None, f"gold answer must be a non-empty string, got {gold!r}")
+    text = extract_gold(gold)
+    if len(text) > 20 * config.max_answer_chars:
+        return Gold(text, None, None, "gold answer is too long to be an answer")
+    plain = normalize_answer(text, units=False).text
+    choice = parse_choice(plain)
+    if choice is not None and len(text.strip().strip("()$").replace("\\text", "").strip("{}()")) == 1:
+        return Gold(text, None, choice, None)
+    option = _gold_option(text)
+    if option is not None:
+        return Gold(text, None, Choice(option), None)
+    norm = normalize_answer(text, units=config.strip_units)
+    unit = norm.unit or (currency_unit(text) if config.strip_units else None)
+    try:
+        return Gold(text, unit, parse_answer(norm.text), None, plain)
+    except AnswerParseError as exc:
+        return Gold(text, norm.unit, None, str(exc))
+    except RecursionError:
+        return Gold(text, norm.unit, None, "gold answer nested too deeply")
+
+
+# An option with its text (`(D) Alina`, `C Cecile`): a letter, then a capitalised word (a name or a sentence),
+# not a formula (`A = 3`), a single letter (`A B`) or an article before lower case (`A circle`).
+_GOLD_OPTION_RE = re.compile(r"^\s*(?:\(([A-J])\)\s+\S|([A-J])[.:)]?\s+[A-Z][a-z])")
+_GOLD_ANSWER_PHRASE_RE = re.compile(r"\bthe\s+answer\s+is\s*:?\s*(?=\S)", re.IGNORECASE)
+
+
+def _gold_option(text: str) -> str | None:
+    """The option letter a multiple-choice gold written with its option text states, or None.
+
+    The option line is the gold's first line, or what follows its last "the answer is" (lighteval's golds
+    `A Peter\nCelina bum`, `Alina and the answer is\n(C) Cecile`); the rest of the gold is the option's text.
+    """
+    phrases = list(_GOLD_ANSWER_PHRASE_RE.finditer(text))
+    line = (text[phrases[-1].end() :] if phrases else text).strip().split("\n", 1)[0]
+    m = _GOLD_OPTION_RE.match(line)
+    return (m.group(1) or m.group(2)) if m else None

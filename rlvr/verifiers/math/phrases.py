@@ -1,0 +1,245 @@
+"""Answer phrases ("the final answer is ...", "Answer: ...") and what may revise them afterwards: the
+value a phrase states, alternatives offered right after it, a concluding sentence, a correction ("Wait, it's
+7"), a restated value, and hedges (all of their values)."""
+
+from __future__ import annotations
+
+import re
+
+from rlvr.verifiers.math.atoms import _MATH_SPAN_RE, _NUMBER_RE, _NUMBER_WORD_RE, _is_prose
+from rlvr.verifiers.math.commitment import (
+    Screened,
+    guess_contested,
+    rejected_after,
+    same_value,
+    screen,
+)
+from rlvr.verifiers.math.vocab import (
+    ALTERNATIVE_HEDGES,
+    NEGATION_AFTER_PHRASE,
+    NUMBER_WORDS,
+    QUALIFIERS_BEFORE,
+    REVISION_WORDS,
+    VALUE_WORDS,
+)
+
+_PHRASE_RE = re.compile(
+    r"(?:final[\s_]+answer[\"']?\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:"
+    r"|\b(?:die\s+antwort\s+ist|la\s+r[ée]ponse\s+est|la\s+respuesta\s+es)|答案是|答案为|答案：)\s*:?\s*",
+    re.IGNORECASE,
+)
+
+
+# an alternative after an answer: `$3$ or $4$`, `$3$, $4$`, `\\boxed{3}\\text{ or }4`, `\\boxed{3}$ or $x = 4$`
+_ALTERNATIVE_RE = re.compile(
+    r"^[\s$\\\"'*]*\(?\s*(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*(?:,|and|or)\s*\})[\s\"'*]*"
+    r"(?:(?:" + "|".join(ALTERNATIVE_HEDGES) + r")\s+)?"
+    r"(?:\$+([^$]+?)\$+|\\\((.+?)\\\)|(-?\d+(?:\.\d+)?)(?![\d.]*\s*[A-Za-z]{3}))"
+)
+
+
+def alternatives_after(text: str, first: str) -> list[str]:
+    """Further values offered right after an answer (`$3$ or $4$`): a hedge, so the answer is all of them."""
+    found: list[str] = []
+    while len(found) < 20:
+        m = _ALTERNATIVE_RE.match(text)
+        if m is None:
+            return found
+        value = re.sub(r"^[A-Za-z]\s*=\s*", "", next(g for g in m.groups() if g is not None).strip())
+        if value not in found and value != first:  # `\\boxed{2}$ and $x = 2$` restates, offers nothing
+            found.append(value)
+        text = text[m.end() :]
+    return found
+
+
+_PROSE_SCALE_RE = re.compile(r"^(-?\$?\d+(?:\.\d+)?)(k|K|M|bn)$")
+
+
+_PROSE_SCALES = {"k": "thousand", "K": "thousand", "M": "million", "bn": "billion"}
+
+
+def prose_scale(answer: str) -> str:
+    """`5k` written in prose (outside math) is 5 thousand: `5 thousand` (`2.5M` -> `2.5 million`).
+
+    Only prose answers are read this way: in math (`$5k$`, `\\boxed{5k}`) `k` is a variable and `5k` is 5k.
+    """
+    m = _PROSE_SCALE_RE.match(answer.strip())
+    return f"{m.group(1)} {_PROSE_SCALES[m.group(2)]}" if m else answer
+
+
+# the end of a value in a table row (`| answer | 8 |`) or a JSON object (`{"answer": 8, "note": ...}`)
+_CELL_END_RE = re.compile(r"\s+\|(?:\s|$)|(?<![\\}])\}\s*$|,\s*\"")
+
+
+_SPAN_QUALIFIED_RE = re.compile(
+    r"\s*(?:(?:less|more|fewer|greater|smaller)\s+than|times|of|plus|minus|if|when|unless|provided|assuming"
+    r"|for\s+(?:\$|n\b|x\b|k\b|some|all|each|every|part))\b",
+    re.IGNORECASE,
+)
+
+
+def _clean_phrase_answer(rest: str) -> str:
+    first = rest.split("\n", 1)[0].strip()
+    if first.startswith("**") and "**" in first[2:]:  # `Answer: **6** (not 12)`: the bold is the answer
+        first = first[2:].split("**", 1)[0]
+    elif closed := re.match(
+        r"^\**([^*]*?\S)\*\*(?=\s|$|[(.,;])", first
+    ):  # `**Answer: 6** (not 12)`: bold closes it
+        first = closed.group(1)
+    rest = first.strip().strip("*").strip()
+    rest = _CELL_END_RE.split(rest, maxsplit=1)[0] if _CELL_END_RE.search(rest) and "$" not in rest else rest
+    span = _MATH_SPAN_RE.search(rest)
+    if span and span.start() < 3 and _SPAN_QUALIFIED_RE.match(rest[span.end() :]):
+        return rest  # `$7$ less than $15$`, `$7$ if $n$ is odd`: the span is not stated as the answer
+    if span and span.start() < 3:
+        first = next(g for g in span.groups() if g is not None)
+        more = alternatives_after(rest[span.end() :], first.strip())
+        return ", ".join([first.strip(), *more]) if more else first
+    rest = re.split(r"(?<!\d)(?<!\bi\.e)(?<!\be\.g)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[
+        0
+    ]  # not `i.e.`
+    # `7 (not 8)`: a bracket that denies another value leaves the answer as it is (a later clause might not)
+    rest = re.sub(r"^(-?\d+(?:\.\d+)?)\s*\(\s*not\s+-?\d+(?:\.\d+)?\s*\)$", r"\1", rest.strip())
+    rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
+    if _is_prose(rest) and _NUMBER_RE.search(rest) and _NUMBER_WORD_RE.search(rest):
+        return rest  # "six rolls on average, though the median is 4": two values, neither is the answer
+    if _is_prose(rest):
+        # "Final Answer: The largest $n$ is 34." -> what follows the last "is", else the last number
+        tail = re.split(r"\b(?:is|are|equals|=)\s+", rest)[-1]
+        if tail != rest and not _is_prose(tail):
+            return tail.strip()
+        found = list(_NUMBER_RE.finditer(rest))
+        numbers = {m.group().strip() for m in found}
+        if len(numbers) == 1 and _plain_number_in_prose(rest, found[-1]):
+            # several numbers in prose: which one is the answer is a guess, so none is
+            return numbers.pop()
+    return rest
+
+
+def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:
+    """Whether the one number of a prose answer is stated plainly: not qualified by the words around it
+    (`at least 3`, `3 or more`, `3 times x`, `5 thousand`); what follows it may only name what it counts."""
+    before = re.findall(r"[A-Za-z']+", rest[: number.start()])[-2:]
+    after = re.findall(r"\\?[A-Za-z']+|[^\sA-Za-z.,;:!?]", rest[number.end() :])
+    if after[:1] in (["("], ["["]):
+        after = after[1:]  # `7 (in thousands)`: the words in brackets qualify it as well
+    if any(w.lower() in QUALIFIERS_BEFORE for w in before) or [w.lower() for w in before] == ["to", "the"]:
+        return False  # `at least 3`, `the square root of 7`, `negative 7`, `e to the 7`
+    if re.match(r"\s*(?:[*^/+\u00d7!]|-[A-Za-z])", rest[number.end() :]) or _REJECTED_MARK_RE.match(
+        rest[number.end() :]
+    ):
+        return False  # `7 ** 2`, `7!`, `7-ish`, `7 ✗`
+    if any(w.lower() in ("below", "under", "negative", "minus") for w in after[:4]):
+        return False  # `7 degrees Celsius below zero`
+    return not after or (
+        after[0].lower() not in VALUE_WORDS and (len(after[0]) > 1 or not after[0].isalpha())
+    )
+
+
+_REJECTED_MARK_RE = re.compile(r"\s*[\u2717\u2718\u274c]")  # ✗ ✘ ❌ after a value: marked wrong
+
+
+_SIGNED_OFF_RE = re.compile(r"\s*I hope it is correct\b", re.IGNORECASE)
+
+
+_NEGATED_RE = re.compile(r"\s*(?:" + "|".join(NEGATION_AFTER_PHRASE) + ")", re.IGNORECASE)
+
+
+_BOILERPLATE_RE = re.compile(r"I hope it is correct\.?|<\|im_(?:start|end)\|>\w*|</?\w+>", re.IGNORECASE)
+
+
+def _sentence_rest(after: str) -> str | None:
+    """What follows the sentence of an answer phrase (`after` starts with its answer), or None when nothing
+    can revise it: no further sentence, or "... is $X$. I hope it is correct." (the Minerva format closes the
+    answer; a later box or answer phrase is found as the later answer by itself)."""
+    first_line = after.split("\n", 1)[0]
+    span = _MATH_SPAN_RE.match(first_line.strip().strip("*").strip())
+    sentence_end = re.search(r"(?<!\d)\.(?:\s|$)|\.\s+(?=[A-Z])|\n", after[span.end() if span else 0 :])
+    if sentence_end is None:
+        return None
+    rest = after[(span.end() if span else 0) + sentence_end.end() :]
+    return None if _SIGNED_OFF_RE.match(rest) else rest
+
+
+def _revises(rest: str) -> bool:
+    """Whether `rest` (screened: no checks, rejected values or hedges) may correct the phrase before it: math
+    after a revision word or a concluding "Therefore/So/Thus/Hence" ("... is 5. Wait, it's 7"), or a later box
+    or answer phrase. Other prose with numbers (an aside, "The train would need 2.5 more hours") commits to
+    nothing, as after a box: the answer phrase stands."""
+    rest = _BOILERPLATE_RE.sub(" ", rest)
+    rest = re.sub(r"\$\s*[A-Za-z]\s*\$", " ", rest)  # `$A$`, `$n$`: naming a letter revises no answer
+    if re.search(r"\\boxed|\\fbox", rest) or _PHRASE_RE.search(rest):
+        return True
+    opener = _REVISION_RE.search(rest) or _CONCLUSION_RE.search(rest)
+    return opener is not None and bool(re.search(r"\d|\$", rest[opener.start() :]))
+
+
+def _hedge(answer: str, screened: Screened) -> str | None:
+    """`answer` and the other values a later hedge offered, joined (a hedge is all its values), or None."""
+    if screened.settled:
+        return None
+    others = [h for h in screened.hedged if not same_value(h, answer)]
+    return ", ".join([answer, *others]) if others else None
+
+
+_CONCLUSION_RE = re.compile(
+    r"(?:^\s*|[.!?:]\s+|\n)((?:Therefore|Thus|Hence|So)\b[^.!?;\n]*(?:\.\d[^.!?;\n]*)*)"  # to `;`: "8; each row has 7"
+)
+
+
+def _concluding_number(after: str) -> str | None:
+    """The one number of a concluding sentence ("Therefore, there are 12 ...") after the last formula."""
+    found = list(_CONCLUSION_RE.finditer(_BOILERPLATE_RE.sub(" ", after)))
+    if not found:
+        return None
+    sentence = found[-1].group(1)
+    kept = [m for m in _NUMBER_RE.finditer(sentence) if not rejected_after(sentence[m.end() :])]
+    numbers = {m.group().strip().rstrip(",") for m in kept}  # "Hence n = 7 does not work." concludes nothing
+    if len(numbers) != 1:
+        return None
+    spans = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(sentence)]
+    return None if guess_contested(sentence, kept[-1].start(), kept[-1].end(), spans) else numbers.pop()
+
+
+_REVISION_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS) + r")\b|\bno,", re.IGNORECASE)
+
+
+# a sentence that only restates a value after a short opener: `Correction: 8.`, `Nope, 8.`, `Edit: it is 8.`
+_RESTATED_RE = re.compile(
+    r"^\W*(?:[A-Za-z']+[ \t]+){0,3}[A-Za-z']+\s*([,:])\s*(?:it\s+is\s+|it's\s+)?\$?(-?\d+(?:\.\d+)?)\$?\s*[.!]?\s*$"
+)
+
+
+def _restated_value(after: str) -> tuple[str, str] | None:
+    """(value, `,` or `:`) of the last sentence after an answer that is a short opener and a value, or None."""
+    found = None
+    for sentence in re.split(r"(?<!\d)[.!?](?:\s+|$)|\n|\.{3}", _BOILERPLATE_RE.sub(" ", after)):
+        m = _RESTATED_RE.match(sentence)
+        if m is not None:
+            found = (m.group(2), m.group(1))
+    return found
+
+
+def _revised_value(after: str) -> str | None:
+    """The value a correction states after an answer ("... \\boxed{3}. Hmm, actually it's four."): the last
+    number or number word after a revision word ("wait", "actually", "no,", ...), or None."""
+    revision = _REVISION_RE.search(_BOILERPLATE_RE.sub(" ", after))
+    if revision is None:
+        return None
+    rest = _BOILERPLATE_RE.sub(" ", after)[revision.end() :]
+    found = [(m.start(), m.group().strip().rstrip(",")) for m in _NUMBER_RE.finditer(rest)]
+    found += [(m.start(), NUMBER_WORDS[m.group().lower()]) for m in _NUMBER_WORD_RE.finditer(rest)]
+    return max(found)[1] if found else None
+
+
+def _phrase_answer_after(rest: str) -> str | None:
+    """The answer of the last answer phrase in `rest`, if it commits to one (not negated, revised, prose)."""
+    matches = list(_PHRASE_RE.finditer(rest))
+    if not matches or _NEGATED_RE.match(rest[matches[-1].end() :]):
+        return None
+    after = rest[matches[-1].end() :]
+    answer = _clean_phrase_answer(after)
+    if not answer or _is_prose(answer):
+        return None
+    later = _sentence_rest(after)
+    return None if later is not None and _revises(screen(later, answer).text) else answer
