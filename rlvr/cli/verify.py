@@ -241,23 +241,20 @@ def _run_registered(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-        from rlvr.verifiers.grading import grading_pool
+        from rlvr.verifiers.grading import bounded_verifier
 
         verifier = make_verifier(args.name, **parse_options(options_of(args)))
-        # a user's verifier may hang: it runs in a killable worker under --timeout (self-bounding ones run here)
-        bounded = grading_pool(verifier, 0, args.timeout)
         reference = _read(args.reference)
-        verdict = (bounded or verifier).verify(
-            _read(args.completion), load_yaml(reference) if args.yaml else reference
-        )
+        # a user's verifier may hang: it runs in a killable worker under --timeout (self-bounding ones run here)
+        with bounded_verifier(verifier, args.timeout) as checker:
+            verdict = checker.verify(_read(args.completion), load_yaml(reference) if args.yaml else reference)
     except RlvrError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     finally:
-        for obj in (locals().get("bounded"), locals().get("verifier")):
-            close_fn = getattr(obj, "close", None)
-            if callable(close_fn):
-                close_fn()
+        close_fn = getattr(locals().get("verifier"), "close", None)
+        if callable(close_fn):
+            close_fn()
     print_verdict(verdict, args.json)
     return _exit_status(verdict, args)
 

@@ -233,34 +233,28 @@ def _check_user_verifier(
     """Refuse a user's verifier that errors (raises, wrong return type, hangs) on every gold answer it is shown."""
     if not _is_users(verifier) or len(task) == 0:
         return
-    import threading
-
-    from rlvr.verifiers.grading import AlarmDeadline, grading_pool
+    from rlvr.verifiers.grading import bounded_verifier
 
     examples = [task[i] for i in range(min(probes, len(task)))]
-    # a hanging verifier must not hang `make`: a SIGALRM deadline here (cheap), else a killable worker
-    on_main = threading.current_thread() is threading.main_thread()
-    checker = AlarmDeadline(verifier, timeout_s) if on_main else grading_pool(verifier, 0, timeout_s)
     verdicts: list[Any] = []
-    try:
-        for ex in examples:
-            verdicts.append((checker or verifier).verify(task.gold_completion(ex), ex.reference))
-            if verdicts[-1].details.get("verifier_timeout"):  # a gold answer must pass its verifier
-                raise ConfigError(
-                    f"{env_id}: the verifier {verifier!r} did not return within {timeout_s:g} s on the gold "
-                    f"answer of {ex.key!r}; it would hang on model output too. Fix the verifier, e.g. test it "
-                    "with `rlvr verify`"
-                )
-    except ConfigError:
-        raise
-    except Exception as exc:  # a Verifier subclass that raises instead of returning a verdict
-        raise ConfigError(
-            f"{env_id}: the verifier {verifier!r} raised on the gold answer of {examples[0].key!r}: "
-            f"{type(exc).__name__}: {exc}"
-        ) from exc
-    finally:
-        if checker is not None and hasattr(checker, "close"):
-            checker.close()
+    # a hanging verifier must not hang `make`: a SIGALRM deadline on the main thread (cheap), else a worker
+    with bounded_verifier(verifier, timeout_s, alarm_on_main=True) as checker:
+        try:
+            for ex in examples:
+                verdicts.append(checker.verify(task.gold_completion(ex), ex.reference))
+                if verdicts[-1].details.get("verifier_timeout"):  # a gold answer must pass its verifier
+                    raise ConfigError(
+                        f"{env_id}: the verifier {verifier!r} did not return within {timeout_s:g} s on the "
+                        f"gold answer of {ex.key!r}; it would hang on model output too. Fix the verifier, "
+                        "e.g. test it with `rlvr verify`"
+                    )
+        except ConfigError:
+            raise
+        except Exception as exc:  # a Verifier subclass that raises instead of returning a verdict
+            raise ConfigError(
+                f"{env_id}: the verifier {verifier!r} raised on the gold answer of {examples[0].key!r}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
     if verdicts and all(str(v.reason) == "error" for v in verdicts):
         first = verdicts[0].details
         raise ConfigError(

@@ -83,9 +83,7 @@ class VerifiedEnv(gym.Env[Prompt, str]):
         self.task = task
         self.verifier = verifier
         self.verifier_timeout_s = float(verifier_timeout_s)
-        self._bounded: Verifier | None = (
-            None  # the deadline-keeping grader of a user's verifier, made on first use
-        )
+        self._bounded: Verifier | None = None  # the verifier under its deadline, made on first use
         self.template = get_template(template)
         self.reward_fn = get_reward(reward)
         self.chat = bool(chat)
@@ -171,21 +169,18 @@ class VerifiedEnv(gym.Env[Prompt, str]):
         A verifier that bounds its own time (math, code, ...) runs here; a user's runs in a killable worker
         (or under SIGALRM when it cannot be pickled), as `rlvr.verifiers.grading` describes.
         """
-        from rlvr.verifiers.grading import enforces_deadline, grading_pool
+        from rlvr.verifiers.grading import bounded
 
-        if enforces_deadline(self.verifier):
-            return self.verifier.verify(completion, reference)
         if self._bounded is None:
-            self._bounded = grading_pool(self.verifier, 0, self.verifier_timeout_s)
-        assert self._bounded is not None  # not self-bounding: grading_pool always wraps it
+            self._bounded = bounded(self.verifier, self.verifier_timeout_s)
         return self._bounded.verify(completion, reference)
 
     def close(self) -> None:
         """Stop the worker that grades a user's verifier, if one was started."""
-        bounded, self._bounded = self._bounded, None
-        close = getattr(bounded, "close", None)
-        if callable(close):
-            close()
+        from rlvr.verifiers.grading import release
+
+        wrapper, self._bounded = self._bounded, None
+        release(wrapper, self.verifier)
         super().close()
 
     def render(self) -> str | None:

@@ -28,6 +28,8 @@ import pickle
 import signal
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from rlvr.core.types import Reason, Verdict
@@ -70,6 +72,40 @@ def grading_pool(
     if picklable(verifier):
         return VerifierPool(verifier, num_workers=1, **limits, **pool_options)
     return AlarmDeadline(verifier, **limits)
+
+
+def bounded(verifier: Verifier, timeout_s: float, *, alarm_on_main: bool = False) -> Verifier:
+    """`verifier` itself when it bounds its own time, else a wrapper that holds `timeout_s` (one worker).
+
+    `alarm_on_main=True` takes the SIGALRM deadline instead of a worker process when called on the main
+    thread: no process start, for one-off checks, at the cost of not stopping a single long C call.
+    """
+    if enforces_deadline(verifier):
+        return verifier
+    if alarm_on_main and threading.current_thread() is threading.main_thread():
+        return AlarmDeadline(verifier, timeout_s)
+    wrapper = grading_pool(verifier, 0, timeout_s)
+    assert wrapper is not None  # not self-bounding: grading_pool always wraps it
+    return wrapper
+
+
+def release(wrapper: Verifier | None, verifier: Verifier) -> None:
+    """Stop the worker behind `wrapper` (made by `bounded`); `verifier` itself is the caller's and stays open."""
+    close = getattr(wrapper, "close", None)
+    if wrapper is not verifier and callable(close):
+        close()
+
+
+@contextmanager
+def bounded_verifier(
+    verifier: Verifier, timeout_s: float, *, alarm_on_main: bool = False
+) -> Iterator[Verifier]:
+    """`bounded(...)` for the length of a block, its worker stopped on the way out."""
+    wrapper = bounded(verifier, timeout_s, alarm_on_main=alarm_on_main)
+    try:
+        yield wrapper
+    finally:
+        release(wrapper, verifier)
 
 
 class AlarmDeadline(Verifier):
