@@ -13,6 +13,7 @@ from rlvr.verifiers.math.config import MathVerifierConfig
 from rlvr.verifiers.math.extract import Extraction, extract_answer
 from rlvr.verifiers.math.gold import Gold
 from rlvr.verifiers.math.normalize import canonical_text, currency_unit, normalize_answer
+from rlvr.verifiers.math.notation import bases_written, numeral_base
 from rlvr.verifiers.math.structure import (
     Answer,
     AnswerParseError,
@@ -24,7 +25,7 @@ from rlvr.verifiers.math.structure import (
     parse_answer,
     parse_choice,
 )
-from rlvr.verifiers.math.vocab import TEXT_FILLERS, counted_label
+from rlvr.verifiers.math.vocab import PLURAL_SHIFTS, TEXT_FILLERS, counted_label
 
 _COMMA_DECIMAL_RE = re.compile(r"^-?\d+,\d+$")
 # a gold written with a decimal comma only where it cannot be a list: `0,111`, `1000,99`, cents `2,74`
@@ -48,6 +49,8 @@ def decide(
     ):
         letter = stated_choice(completion)  # "The answer is for sure D, it can't be A or B"
         found = Extraction(letter, "choice") if letter else found
+    if found is None and isinstance(gold.answer, Text) and _BARE_WORDS_RE.match(completion):
+        found = Extraction(completion.strip().rstrip("."), "whole")  # `evelyn` for `\\text{Evelyn}`: a name
     if found is None or not found.answer.strip():
         return Verdict.fail(Reason.NO_ANSWER, method=found.method if found else None)
     details: dict[str, Any] = {
@@ -69,14 +72,17 @@ def decide(
             and not _MARKED_OPTION_RE.search(found.answer)
         )
         return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
-    norm = normalize_answer(found.answer, units=config.strip_units)
+    base_clash = _base_clash(gold.text, found.answer)
+    if base_clash is not None:
+        return Verdict.fail(Reason.WRONG, error=base_clash, **details)
+    norm = normalize_answer(_in_gold_base(gold.text, found.answer), units=config.strip_units)
     if isinstance(gold.answer, Text):
         # `\\text{odd?}` asks rather than answers; the key drops punctuation, so look at the text itself
         # `\\text{yes}^*`: a mark on a text answer is not the text
         ok = (
             "?" not in found.answer
             and "^" not in found.answer
-            and _text_key(canonical_text(found.answer)) == _text_key(gold.answer.key)
+            and _same_words(_text_key(canonical_text(found.answer)), _text_key(gold.answer.key))
         )
         details["parsed"] = canonical_text(found.answer)
         return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
@@ -175,3 +181,48 @@ def _angle_mismatch(gold: Answer, gold_text: str, pred_text: str) -> str | None:
 def _text_key(key: str) -> str:
     """A text answer's key without words that do not change it (`odd function` is `odd`)."""
     return " ".join(w for w in key.split() if w not in TEXT_FILLERS) or key
+
+
+_GOLD_NUMERAL_RE = re.compile(r"^\s*\$?\s*[0-9A-F]+_\{?(\d{1,2})\}?\s*\$?\s*$")
+_HEX_DIGITS_RE = re.compile(r"^\s*(?=[0-9A-F]*[A-F])[0-9A-F]+\s*$")
+
+
+def _base_clash(gold_text: str, pred_text: str) -> str | None:
+    """Why a numeral's base differs from the gold's, or None: a numeral is read in the base it is written in
+    when the gold is a decimal number or is written in that base (`3_4` does not answer a gold `11_2`)."""
+    gold_bases, pred_bases = bases_written(gold_text), bases_written(pred_text)
+    if gold_bases and pred_bases and pred_bases != gold_bases:
+        return f"numerals in base {sorted(pred_bases)} against a gold in base {sorted(gold_bases)}"
+    return None
+
+
+def _in_gold_base(gold_text: str, pred_text: str) -> str:
+    """`1A` against a gold `1A_{16}`: digits that are no decimal number (a letter among them) are read in the
+    base of a gold that is one numeral; a decimal-looking answer (`10` against `10_2`) stays decimal."""
+    gold = _GOLD_NUMERAL_RE.match(gold_text)
+    if gold is None or not _HEX_DIGITS_RE.match(pred_text):
+        return pred_text
+    base = int(gold.group(1))
+    return (
+        f"{pred_text.strip()}_{{{base}}}" if numeral_base(pred_text.strip(), base) is not None else pred_text
+    )
+
+
+# a whole reply of a few words and nothing else (no digit, no LaTeX): against a text gold, it is the answer
+_BARE_WORDS_RE = re.compile(r"^\s*[A-Za-z][A-Za-z'-]*(?: [A-Za-z][A-Za-z'-]*){0,3}\.?\s*$")
+
+
+def _same_words(pred: str, gold: str) -> bool:
+    """Two text keys that say the same: equal, or one a plural `s` of the other in one word (`circles` for
+    `circle`) where that word has four letters or more and its plural is no other word (`odds`, `evens`)."""
+    if pred == gold:
+        return True
+    a, b = pred.split(), gold.split()
+    if len(a) != len(b):
+        return False
+    differ = [(x, y) for x, y in zip(a, b) if x != y]
+    if len(differ) != 1:
+        return False
+    x, y = differ[0]
+    short, long = (x, y) if len(x) < len(y) else (y, x)
+    return long == short + "s" and len(short) >= 4 and not short.endswith("s") and short not in PLURAL_SHIFTS

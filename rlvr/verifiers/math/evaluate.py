@@ -222,6 +222,8 @@ def _exact_func(name: str, args: list[Exact], budget: _Budget) -> Exact:
         if r is None:
             raise NotExact("irrational root")
         return (r, _ZERO)
+    if name in ("re", "im"):
+        return (args[0][0] if name == "re" else args[0][1], _ZERO)
     if not real:
         if name == "conjugate":
             return (args[0][0], -args[0][1])
@@ -444,6 +446,8 @@ def _num_func(name: str, args: list[mpmath.mpc], ctx: mpmath.ctx_mp.MPContext) -
         "exp": ctx.exp,
         "sqrt": ctx.sqrt,
         "conjugate": ctx.conj,
+        "re": lambda z: ctx.mpc(z.real),
+        "im": lambda z: ctx.mpc(z.imag),
     }
     try:
         if name in simple:

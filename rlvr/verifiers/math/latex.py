@@ -14,7 +14,7 @@ Tree nodes (all tuples, hashable, picklable):
 digits when written as a decimal, else None), ``("sym", name)``, ``("const", "pi"|"E"|"I"|"oo")``,
 ``("add", terms)``, ``("neg", x)``, ``("mul", factors)``, ``("div", a, b)``, ``("pow", a, b)``,
 ``("fact", x)``, ``("fact2", x)``, ``("func", name, args)``, ``("apply", name, args)``, ``("deg", x)``,
-``("pct", x)``, ``("pm", a, b)`` (a ± b), ``("sum"|"prod", body, var, lo, hi)``, ``("ellipsis",)``.
+``("pct", x)``, ``("pm", a, b)`` (a ± b), ``("sum"|"prod", body, var, lo, hi)``, ``("lim", body, var, point)``, ``("ellipsis",)``.
 """
 
 from __future__ import annotations
@@ -407,6 +407,17 @@ class _Parser:
         body = self.term()
         return (kind, body, var, lo, hi)
 
+    def limit(self) -> Node:
+        """`\\lim_{x \\to a} body` -> ("lim", body, x, a); sympy evaluates it (two-sided)."""
+        self.expect("_")
+        self.expect("{")
+        var = self.take()[1]
+        arrow = self.take()
+        if arrow not in (("cmd", "\\to"), ("cmd", "\\rightarrow")):
+            raise LatexParseError("a limit needs `x \\to a`")
+        point = self.group_body("}")
+        return ("lim", self.term(), var, point)
+
     def word(self, text: str) -> Node:
         """Plain-text letters: known names (`sqrt`, `pi`, `sin`) or single-letter variables (`xy` = x*y)."""
         tok_index = self.i - 1
@@ -486,6 +497,10 @@ class _Parser:
             return ("func", "floor" if name == "lfloor" else "ceiling", (inner,))
         if name in ("sum", "prod"):
             return self.big_operator(name)
+        if name in ("Re", "Im"):  # real and imaginary parts
+            return ("func", name.lower(), (self.function_argument(),))
+        if name == "lim":
+            return self.limit()
         if name == "ldots":
             return ("ellipsis",)
         if name in ("exp", "e"):

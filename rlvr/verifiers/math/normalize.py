@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from rlvr.verifiers.math.notation import rewrite_notation
 from rlvr.verifiers.math.vocab import SCALES
 
 # `\mathrm{x}` and friends: drop the wrapper, keep the content.
@@ -436,6 +437,7 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     """Clean an extracted answer for parsing; see the module docstring for what is rewritten."""
     s = strip_math_delimiters(s)
     s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
+    s = rewrite_notation(s)
     s = _THOUSANDS_BANG_RE.sub(",", s)
     s = s.replace("\n", " ").replace("\\!", "")
     s = re.sub(r"\\(q?quad)(?=[a-zA-Z])", r"\\\1 ", s)  # `,\quadx_2` (spaces lost in the source)

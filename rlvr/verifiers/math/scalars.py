@@ -199,7 +199,7 @@ def _rational_function(node: Node) -> bool:
         except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
             return False
         return value[1] == 0
-    return not free_symbols(node) and not has_kind(node, {"const", "func", "sum", "prod", "apply"})
+    return not free_symbols(node) and not has_kind(node, {"const", "func", "sum", "prod", "apply", "lim"})
 
 
 #: A finite sum or product with at most this many terms is expanded before comparing (`\\sum_{k=0}^{10}`).
@@ -308,7 +308,8 @@ def _nodes_equal(gs: Scalar, gk: str, g: Node, ps: Scalar, pk: str, p: Node, opt
         except (ev.NotNumeric, ev.TooBig):
             pass
         raise Undecidable("values too large to compare within the evaluation bounds")
-    if ("const", "oo") in constants(g) | constants(p):
+    # a limit at infinity (`\\lim_{n \\to \\infty}`) has a value of its own, decided by sympy below
+    if ("const", "oo") in constants(g) | constants(p) and not (has_kind(g, {"lim"}) or has_kind(p, {"lim"})):
         return False  # infinities only equal when written the same (checked above)
     free = free_symbols(g) | free_symbols(p)
     if free and (has_kind(g, _FINITE) or has_kind(p, _FINITE)):

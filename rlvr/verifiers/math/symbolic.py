@@ -43,6 +43,8 @@ _FUNCS = {
     "floor": sympy.floor,
     "ceiling": sympy.ceiling,
     "conjugate": sympy.conjugate,
+    "re": sympy.re,
+    "im": sympy.im,
     "binomial": sympy.binomial,
     "Max": sympy.Max,
     "Min": sympy.Min,
@@ -111,6 +113,10 @@ def to_sympy(node: Node) -> sympy.Expr:
     if kind in ("sum", "prod"):
         op = sympy.Sum if kind == "sum" else sympy.Product
         return op(to_sympy(node[1]), (_symbol(node[2]), to_sympy(node[3]), to_sympy(node[4])))
+    if kind == "lim":
+        point = to_sympy(node[3])
+        # two-sided where the point is finite: a limit that differs from the left and right does not exist
+        return sympy.limit(to_sympy(node[1]), _symbol(node[2]), point, "+-" if point.is_finite else "+")
     raise ValueError(f"cannot convert {kind} to sympy")
 
 

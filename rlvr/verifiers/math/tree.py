@@ -66,6 +66,9 @@ def free_symbols(node: Any, out: set[str] | None = None) -> set[str]:
         if node[0] == "sym":
             out.add(node[1])
             return out
+        if node[0] == "lim":
+            out |= (free_symbols(node[1]) - {node[2]}) | free_symbols(node[3])
+            return out
         if node[0] in ("sum", "prod"):
             inner = free_symbols(node[1]) - {node[2]}
             out |= inner | free_symbols(node[3]) | free_symbols(node[4])
@@ -126,6 +129,8 @@ def to_text(node: Node) -> str:
         return f"{to_text(node[1])} ± {to_text(node[2])}"
     if kind in ("sum", "prod"):
         return f"{kind}({to_text(node[1])}, {node[2]}, {to_text(node[3])}, {to_text(node[4])})"
+    if kind == "lim":
+        return f"lim({to_text(node[1])}, {node[2]} -> {to_text(node[3])})"
     if kind == "ellipsis":
         return "..."
     return repr(node)

@@ -151,6 +151,8 @@ NO_SOLUTION = frozenset(
 )
 #: Words a text answer may add without changing it ("odd function" for "odd").
 TEXT_FILLERS = _words("function functions number numbers is it its")
+#: Words whose plural `s` is another word, never the plural of the answer (`evens`, `means`, `goods`).
+PLURAL_SHIFTS = _words("even mean good news right minute")
 
 # ---- The hedge / qualification vocabulary: one list per role, every rule that reads words draws from here.
 # A number's meaning changes with the words around it; each tuple below names one kind of such word, and the

@@ -1,0 +1,131 @@
+"""Notations rewritten to the plain form the parser reads, before any other clean-up of an answer.
+
+Each rewrite keeps what a reader sees and the value it denotes:
+
+- decorations: `\\color{red}{7}`, `{\\color{red}7}`, `\\textcolor{red}{7}`, `\\colorbox{yellow}{7}` show 7;
+  `\\phantom{0}`, `\\hphantom{..}`, `\\vphantom{..}` take space but show nothing, so their content is dropped;
+  an empty exponent or subscript (`7^{}`) is nothing;
+- `\\cr` ends a matrix row as `\\\\` does; `\\text{Re}`, `\\mathrm{Im}` are `\\Re`, `\\Im`;
+- a matrix written as nested lists (`[[1,2],[3,4]]`, at least two rows of one length) is that matrix;
+- a transposed literal matrix (`M^T`, `M^{T}`, `M^\\top`, `{M}^{\\top}`) is the transposed matrix, so a row
+  vector transposed is a column vector;
+- a numeral with a base subscript (`12_3`, `1011_2`, `(101)_2`, `5_{(6)}`, `101_{\\text{two}}`, `1A_{16}`) is
+  its value. Only digits valid in that base are read (`7_2` stays as written, and so is wrong), letters only
+  in base 16 (`C_7`, `F_{20}` are names), and never after a letter, `\\`, `^` or `_` (`x_3`, `10^2_3`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rlvr.verifiers.math.boxes import braced_group
+
+_PHANTOM_RE = re.compile(r"\\[hv]?phantom\s*(?=\{)")
+_COLOR_ARG_RE = re.compile(r"\\(?:textcolor|colorbox|color)\s*(?=\{)")
+_EMPTY_SCRIPT_RE = re.compile(r"(?<!\\)[\^_]\s*\{\s*\}")
+_CR_RE = re.compile(r"\\cr(?![a-zA-Z])")
+_PART_NAME_RE = re.compile(r"\\(?:text|mathrm|operatorname)\s*\{\s*(Re|Im)\s*\}")
+_NESTED_LIST_RE = re.compile(r"^\s*\[\s*(\[[^\[\]]*\](?:\s*,\s*\[[^\[\]]*\])+)\s*\]\s*$")
+_MATRIX_T_RE = re.compile(
+    r"(\{\s*)?\\begin\{([pbB]?matrix)\}((?:(?!\\end\{).)*)\\end\{\2\}(?(1)\s*\})"
+    r"\s*\^\s*(?:\{\s*(?:T|\\top|\\intercal|\\mathsf\s*\{T\}|\\mathrm\s*\{T\})\s*\}|T|\\top|\\intercal)"
+    r"(?![A-Za-z])",
+    re.S,
+)
+_BASE_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "twelve": 12, "sixteen": 16,
+}  # fmt: skip
+_NUMERAL_RE = re.compile(
+    r"(?<![\w\\^_.}])(\(\s*)?([0-9A-F]+)(?(1)\s*\))_(?:\{\s*\(?\s*(\d{1,2})\s*\)?\s*\}|(\d)(?![\d.])"
+    r"|\{\s*\\(?:text|mathrm)\s*\{\s*(" + "|".join(_BASE_WORDS) + r")\s*\}\s*\})"
+)
+
+
+def _drop_command(s: str, pattern: re.Pattern[str], args: int, keep_last: bool) -> str:
+    """Remove every `\\cmd{a}..{z}` (`args` groups) matched by `pattern`, keeping the last group if asked."""
+    out, pos = [], 0
+    while (m := pattern.search(s, pos)) is not None:
+        end, groups = m.end(), []
+        for _ in range(args):
+            group = braced_group(s, end)
+            if group is None:
+                break
+            groups.append(group[0])
+            end = group[1]
+        if len(groups) < args:  # `\\color{red} 7`: a colour switch, no argument to keep
+            if args == 2 and len(groups) == 1 and m.group().startswith("\\color"):
+                out.append(s[pos : m.start()])
+                pos = end
+                continue
+            out.append(s[pos : m.end()])
+            pos = m.end()
+            continue
+        out.append(s[pos : m.start()] + ("{" + groups[-1] + "}" if keep_last else ""))
+        pos = end
+    return "".join(out) + s[pos:]
+
+
+def _rows(body: str) -> list[list[str]]:
+    return [[c.strip() for c in r.split("&")] for r in re.split(r"\\\\", body) if r.strip()]
+
+
+def _transposed(m: re.Match[str]) -> str:
+    rows = _rows(m.group(3))
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        return m.group()
+    cols = [[r[j] for r in rows] for j in range(len(rows[0]))]
+    return "\\begin{pmatrix}" + "\\\\".join("&".join(c) for c in cols) + "\\end{pmatrix}"
+
+
+def _nested_list(s: str) -> str:
+    m = _NESTED_LIST_RE.match(s)
+    if m is None:
+        return s
+    rows = [[c.strip() for c in r.split(",")] for r in re.findall(r"\[([^\[\]]*)\]", m.group(1))]
+    if any(len(r) != len(rows[0]) or not all(rows[0]) or not all(r) for r in rows):
+        return s
+    return "\\begin{pmatrix}" + "\\\\".join("&".join(r) for r in rows) + "\\end{pmatrix}"
+
+
+def numeral_base(digits: str, base: int) -> int | None:
+    """The value of `digits` read in `base`, or None when they are no numeral of it (a name like `C_7`)."""
+    if not 2 <= base <= 36 or (base != 16 and not digits.isdigit()):
+        return None
+    try:
+        return int(digits, base)
+    except ValueError:
+        return None
+
+
+def _numeral(m: re.Match[str]) -> str:
+    base = int(m.group(3) or m.group(4) or _BASE_WORDS.get(m.group(5) or "", 0))
+    value = numeral_base(m.group(2), base)
+    return m.group() if value is None else str(value)
+
+
+def bases_written(s: str) -> set[int]:
+    """The bases of the numerals written with a base subscript in `s` (`12_3` -> {3})."""
+    found = set()
+    for m in _NUMERAL_RE.finditer(s):
+        base = int(m.group(3) or m.group(4) or _BASE_WORDS.get(m.group(5) or "", 0))
+        if numeral_base(m.group(2), base) is not None:
+            found.add(base)
+    return found
+
+
+def rewrite_notation(s: str) -> str:
+    """`s` with decorations, `\\cr`, nested-list matrices, transposes and base numerals rewritten (see above)."""
+    if "phantom" in s:
+        s = _drop_command(s, _PHANTOM_RE, 1, keep_last=False)
+    if "color" in s:
+        s = _drop_command(s, _COLOR_ARG_RE, 2, keep_last=True)
+    s = _EMPTY_SCRIPT_RE.sub("", s)
+    s = _CR_RE.sub(r"\\\\", s)
+    s = _PART_NAME_RE.sub(r"\\\1 ", s)
+    s = _nested_list(s)
+    if "matrix" in s:
+        s = _MATRIX_T_RE.sub(_transposed, s)
+    if "_" in s:
+        s = _NUMERAL_RE.sub(_numeral, s)
+    return s
