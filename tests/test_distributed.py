@@ -356,6 +356,47 @@ def test_a_crashed_run_resumes_from_its_last_checkpoint(tmp_path: Path, ray_loca
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("first_on_ray", [False, True], ids=["single-then-ray", "ray-then-single"])
+def test_a_checkpoint_moves_between_runtimes(tmp_path: Path, ray_local, first_on_ray: bool) -> None:
+    """One checkpoint format: a run stopped at step 3 (generation one version behind) in one runtime resumes in the other (sync, T=2) and ends
+    bit for bit like the unbroken single-process run; the switch itself must be accepted explicitly."""
+    kwargs = {"steps": 5, "checkpoint_every": 3, "sync_every": 2}
+    unbroken = Trainer(tiny_config(tmp_path / "unbroken", **kwargs))
+    rows_ref = unbroken.fit()
+    unbroken.close()
+
+    local = tiny_config(tmp_path / "run", **kwargs)
+    on_ray = tiny_config(tmp_path / "run", dist(learner_ranks=2), **kwargs)
+    before, after = (on_ray, local) if first_on_ray else (local, on_ray)
+    first = Trainer(replace(before, train=replace(before.train, steps=3)))
+    try:
+        first.fit()
+    finally:
+        first.close()
+    assert (tmp_path / "run" / "checkpoints" / "latest").read_text() == "step-000003"
+    with pytest.raises(ConfigError, match="distributed"):  # a changed runtime is listed, not silently taken
+        Trainer(after)
+    resumed = Trainer(replace(after, train=replace(after.train, accept_changes=True)))
+    try:
+        rows = resumed.fit()
+        weights = resumed.learners.all_weights()[0] if first_on_ray is False else resumed.model.state_dict()  # type: ignore[union-attr]
+    finally:
+        resumed.close()
+    assert [r["step"] for r in rows] == [4, 5]
+    for a, b in zip(rows_ref[3:], rows):
+        for key in (
+            "rollout/reward_mean",
+            "rollout/generated_tokens",
+            "buffer/size",
+            "compute/unique_rollouts",
+        ):
+            assert a[key] == b[key], key  # buffer contents, stream position and lagging weights came across
+        assert a["train/loss"] == b["train/loss"], "the resumed step differs from the unbroken run's"
+    for name, tensor in unbroken.model.state_dict().items():
+        assert torch.equal(weights[name], tensor), name
+
+
+@pytest.mark.slow
 def test_async_mode_trains_within_the_staleness_limit(tmp_path: Path, ray_local) -> None:
     """W=2 producing continuously, T=2 ranks on a sharded buffer, max_age=2: no trained rollout is older."""
     cfg = tiny_config(
