@@ -14,13 +14,13 @@ from rlvr.verifiers.math.extract import Extraction, extract_answer
 from rlvr.verifiers.math.gold import Gold
 from rlvr.verifiers.math.normalize import canonical_text, currency_unit, normalize_answer
 from rlvr.verifiers.math.notation import bases_written, numeral_base
+from rlvr.verifiers.math.shapes import describe
 from rlvr.verifiers.math.structure import (
     Answer,
     AnswerParseError,
     Choice,
     Scalar,
     Text,
-    describe,
     false_equality,
     parse_answer,
     parse_choice,

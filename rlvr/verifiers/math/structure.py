@@ -1,24 +1,35 @@
 """The shape of an answer: a scalar, an equation, a tuple or set, an interval (union), a matrix, a letter, text.
 
-`parse_answer` splits a normalised answer at its top level (outside brackets) into these shapes and parses
-each scalar with `latex.parse_latex`. The shapes decide how two answers compare: tuples in order, sets and
-bare lists of solutions in any order, intervals by their endpoints and open/closed ends, equations up to a
-constant factor, `x = 5` against `5`, `±` as the set of both signs, and so on (see `compare.py`).
+`parse_answer` splits a normalised answer at its top level (outside brackets) into these shapes (`shapes.py`)
+and parses each scalar with `latex.parse_latex`. The shapes decide how two answers compare: tuples in order,
+sets and bare lists of solutions in any order, intervals by their endpoints and open/closed ends, equations up
+to a constant factor, `x = 5` against `5`, `±` as the set of both signs, and so on (see `compare.py`).
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.inequalities import abs_band, abs_chain, abs_outside, linear_bound
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
+from rlvr.verifiers.math.shapes import (
+    Answer,
+    AnswerParseError,
+    Choice,
+    Equation,
+    Interval,
+    Matrix,
+    Relation,
+    Scalar,
+    Seq,
+    Text,
+    Union,
+)
 from rlvr.verifiers.math.tree import Node, expand_pm, free_symbols, has_pm, to_text
 from rlvr.verifiers.math.vocab import ALL_REALS, MATH_WORDS, NO_SOLUTION, NUMBER_WORDS
 
@@ -37,122 +48,6 @@ _RELATIONS = (
     (">", "gt"),
     ("\\ne", "ne"),
 )
-
-
-class AnswerParseError(ValueError):
-    """The answer has no parse as any supported shape."""
-
-
-@dataclass(eq=False)
-class Scalar:
-    """One expression. `cache` memoises its exact/numeric/sympy values (answers of golds are reused)."""
-
-    node: Node
-    text: str
-    # keyed by (variant key, what was computed); the value is (ok, result or the exception raised)
-    cache: dict[tuple[str, str], tuple[bool, Any]] = field(default_factory=dict, repr=False)
-
-    def show(self) -> str:
-        return to_text(self.node)
-
-
-@dataclass(eq=False)
-class Seq:
-    """Several answers: `ordered` for tuples/points/sequences, unordered for sets and bare lists."""
-
-    items: list[Answer]
-    ordered: bool
-    left: str = ""
-    right: str = ""
-
-    def show(self) -> str:
-        if self.left == ":":
-            return ":".join(i.show() for i in self.items)
-        inner = ", ".join(i.show() for i in self.items)
-        return f"{self.left or ('' if self.ordered else '{')}{inner}{self.right or ('' if self.ordered else '}')}"
-
-
-@dataclass(eq=False)
-class Interval:
-    """A real interval with open (True) or closed (False) ends; infinite ends are open."""
-
-    lo: Scalar
-    hi: Scalar
-    lo_open: bool
-    hi_open: bool
-
-    def show(self) -> str:
-        return (
-            f"{'(' if self.lo_open else '['}{self.lo.show()}, {self.hi.show()}{')' if self.hi_open else ']'}"
-        )
-
-
-@dataclass(eq=False)
-class Union:
-    """A union of intervals and finite sets."""
-
-    parts: list[Answer]
-
-    def show(self) -> str:
-        return " ∪ ".join(p.show() for p in self.parts)
-
-
-@dataclass(eq=False)
-class Equation:
-    """`lhs = rhs` (a relation of two answers)."""
-
-    lhs: Answer
-    rhs: Answer
-
-    def show(self) -> str:
-        return f"{self.lhs.show()} = {self.rhs.show()}"
-
-
-@dataclass(eq=False)
-class Relation:
-    """An inequality that is not a single-variable interval (`x + y > 2`): compared as text of its parts."""
-
-    parts: list[Scalar]
-    ops: list[str]
-
-    def show(self) -> str:
-        out = self.parts[0].show()
-        for op, part in zip(self.ops, self.parts[1:]):
-            out += f" {op} {part.show()}"
-        return out
-
-
-@dataclass(eq=False)
-class Matrix:
-    """A matrix (list of rows of scalars); a vector is a one-column or one-row matrix."""
-
-    rows: list[list[Scalar]]
-
-    def show(self) -> str:
-        return "[" + "; ".join(", ".join(c.show() for c in row) for row in self.rows) + "]"
-
-
-@dataclass(eq=False)
-class Choice:
-    """A multiple-choice letter."""
-
-    letter: str
-
-    def show(self) -> str:
-        return self.letter
-
-
-@dataclass(eq=False)
-class Text:
-    """A text answer, compared by its canonical form (case, spacing, punctuation and LaTeX ignored)."""
-
-    key: str
-
-    def show(self) -> str:
-        return self.key
-
-
-Answer = Scalar | Seq | Interval | Union | Equation | Relation | Matrix | Choice | Text
 
 
 def split_top(s: str, seps: tuple[str, ...]) -> list[str]:
@@ -534,8 +429,3 @@ def _relation(s: str, depth: int) -> Answer | None:
                 lo, lo_open = other, strict
         return Interval(lo, hi, lo_open, hi_open)
     return Relation(scalars, ops)
-
-
-def describe(answer: Answer) -> str:
-    """A readable rendering of a parsed answer (for `Verdict.details`)."""
-    return answer.show()
