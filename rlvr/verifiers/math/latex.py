@@ -6,27 +6,28 @@ cannot load here. The Lark one is marked experimental: it knows no `\\pi`, `\\ma
 takes 15-45 ms per expression (an Earley parser with explicit ambiguity) and evaluates while parsing, so
 `10^{10^{10}}` hangs inside it. `sympy.parse_expr` runs `eval` on its input, which model output must never
 reach. So answers are parsed here into a tree of tuples, and sympy is used for what it is good at, the
-mathematics (`symbolic.py`). Constructs this grammar declines (`\\int`, `\\lim`) make the answer
-unparsable (`wrong`; a gold with them fails `validate_reference`): final answers are values, not integrals.
+mathematics (`symbolic.py`). Constructs this grammar declines (`\\int`) make the answer unparsable
+(`wrong`; a gold with them fails `validate_reference`): final answers are values, not integrals. A limit
+(`\\lim_{x \\to a}`) is read, and only sympy evaluates it. The tokenizer is `latex_tokens.py`.
 
 Tree nodes (all tuples, hashable, picklable):
 ``("num", Fraction, decimals, sig)`` a literal (``decimals``/``sig``: digits after the point and significant
 digits when written as a decimal, else None), ``("sym", name)``, ``("const", "pi"|"E"|"I"|"oo")``,
 ``("add", terms)``, ``("neg", x)``, ``("mul", factors)``, ``("div", a, b)``, ``("pow", a, b)``,
 ``("fact", x)``, ``("fact2", x)``, ``("func", name, args)``, ``("apply", name, args)``, ``("deg", x)``,
-``("pct", x)``, ``("pm", a, b)`` (a ± b), ``("sum"|"prod", body, var, lo, hi)``, ``("lim", body, var, point)``, ``("ellipsis",)``.
+``("pct", x)``, ``("pm", a, b)`` (a ± b), ``("sum"|"prod", body, var, lo, hi)``, ``("lim", body, var, point)``,
+``("ellipsis",)``.
 """
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 
 from rlvr.verifiers.math.deadline import check as check_deadline
+from rlvr.verifiers.math.latex_tokens import LatexParseError, number_node, tokenize
 from rlvr.verifiers.math.tree import Node
 from rlvr.verifiers.math.vocab import (
     _APPLY_LETTERS,
-    _IGNORED_COMMANDS,
     _PLAIN_WORDS,
     _STOP_COMMANDS,
     CONSTANT_WORDS,
@@ -34,64 +35,6 @@ from rlvr.verifiers.math.vocab import (
     GREEK,
     MULTI_ARG_FUNCTIONS,
 )
-
-
-class LatexParseError(ValueError):
-    """The text is not an expression this grammar understands."""
-
-
-_TOKEN_RE = re.compile(
-    r"""(?P<ws>\s+)
-    |(?P<cmd>\\[a-zA-Z]+)
-    |(?P<esc>\\[{}|,;:!%$#&_\\ ])
-    |(?P<sci>\d+(?:\.\d+)?[eE][-+]?\d+(?![a-zA-Z\d]))
-    |(?P<num>\d+\.\d+|\d+\.(?![\d.])|\.\d+|\d+)
-    |(?P<word>[a-zA-Z]+)
-    |(?P<op>\*\*|!!|[-+*/^_()\[\]{}|,=<>!'&:;%°])""",
-    re.VERBOSE,
-)
-
-
-def tokenize(s: str) -> list[tuple[str, str]]:
-    """Split into (kind, text) tokens: cmd, num, word, op (escapes like `\\{` are ops)."""
-    tokens: list[tuple[str, str]] = []
-    pos = 0
-    while pos < len(s):
-        m = _TOKEN_RE.match(s, pos)
-        if not m:
-            raise LatexParseError(f"unexpected character {s[pos]!r} at {pos}")
-        pos = m.end()
-        kind = m.lastgroup
-        text = m.group(0)
-        if kind == "ws":
-            continue
-        if kind == "esc":
-            if text in ("\\,", "\\;", "\\:", "\\!", "\\ "):
-                continue
-            kind = "op"
-        elif kind == "cmd" and text[1:] in _IGNORED_COMMANDS:
-            continue
-        tokens.append((kind or "op", text))
-    return tokens
-
-
-def number_node(text: str) -> Node:
-    """A literal as a node, remembering how many digits it was written with."""
-    if "e" in text.lower() and not text.replace(".", "").isdigit():
-        mantissa, _, exp = text.lower().partition("e")
-        if len(exp.lstrip("+-")) > 3:  # `1e9999999`: keep 10^exp symbolic, the evaluators size-check powers
-            power: Node = ("pow", ("num", Fraction(10), None, None), ("num", Fraction(int(exp)), None, None))
-            return ("mul", (("num", Fraction(mantissa), None, None), power))
-        value = Fraction(mantissa) * Fraction(10) ** int(exp)
-        return ("num", value, None, None)
-    if text.endswith("."):
-        text = text[:-1]
-    if "." in text:
-        whole, frac = text.split(".")
-        digits = (whole + frac).lstrip("0")
-        sig = len(digits) if digits else 0
-        return ("num", Fraction(text if whole else "0" + text), len(frac), sig)
-    return ("num", Fraction(int(text)), None, None)
 
 
 class _Parser:
