@@ -58,6 +58,8 @@ def test_decorations_show_their_content(
         (r"\boxed{[[1, 3], [2, 4]]}", M, False, "[1, 3; 2, 4]"),  # the transpose, written as lists
         (r"\boxed{\begin{pmatrix}1&2\cr 3&4\end{pmatrix}}", M, True, "[1, 2; 3, 4]"),
         (r"\boxed{\begin{pmatrix}1&3\cr 2&4\end{pmatrix}}", M, False, "[1, 3; 2, 4]"),
+        (r"\boxed{\begin{pmatrix}1&2\\[4pt]3&4\end{pmatrix}}", M, True, "[1, 2; 3, 4]"),
+        (r"\boxed{\begin{pmatrix}1&3\\[4pt]2&4\end{pmatrix}}", M, False, "[1, 3; 2, 4]"),
         (r"\boxed{{\begin{pmatrix}1&3\\2&4\end{pmatrix}}^T}", M, True, "[1, 2; 3, 4]"),
         (r"\boxed{\begin{pmatrix}1&3\\2&4\end{pmatrix}^{T}}", M, True, "[1, 2; 3, 4]"),
         (r"\boxed{\begin{pmatrix}1&3\\2&4\end{pmatrix}^\top}", M, True, "[1, 2; 3, 4]"),

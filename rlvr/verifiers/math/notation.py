@@ -5,7 +5,7 @@ Each rewrite keeps what a reader sees and the value it denotes:
 - decorations: `\\color{red}{7}`, `{\\color{red}7}`, `\\textcolor{red}{7}`, `\\colorbox{yellow}{7}` show 7;
   `\\phantom{0}`, `\\hphantom{..}`, `\\vphantom{..}` take space but show nothing, so their content is dropped;
   an empty exponent or subscript (`7^{}`) is nothing;
-- `\\cr` ends a matrix row as `\\\\` does; `\\text{Re}`, `\\mathrm{Im}` are `\\Re`, `\\Im`;
+- `\\cr` and `\\\\[4pt]` end a matrix row as `\\\\` does; `\\text{Re}`, `\\mathrm{Im}` are `\\Re`, `\\Im`;
 - a matrix written as nested lists (`[[1,2],[3,4]]`, at least two rows of one length) is that matrix;
 - a transposed literal matrix (`M^T`, `M^{T}`, `M^\\top`, `{M}^{\\top}`) is the transposed matrix, so a row
   vector transposed is a column vector;
@@ -24,6 +24,8 @@ _PHANTOM_RE = re.compile(r"\\[hv]?phantom\s*(?=\{)")
 _COLOR_ARG_RE = re.compile(r"\\(?:textcolor|colorbox|color)\s*(?=\{)")
 _EMPTY_SCRIPT_RE = re.compile(r"(?<!\\)[\^_]\s*\{\s*\}")
 _CR_RE = re.compile(r"\\cr(?![a-zA-Z])")
+# `\\[4pt]`: a row break with extra vertical space is a row break
+_ROW_SKIP_RE = re.compile(r"(?<!\\)\\\\\s*\[\s*-?\d*\.?\d+\s*(?:pt|em|ex|mm|cm|in|mu)\s*\]")
 _PART_NAME_RE = re.compile(r"\\(?:text|mathrm|operatorname)\s*\{\s*(Re|Im)\s*\}")
 _NESTED_LIST_RE = re.compile(r"^\s*\[\s*(\[[^\[\]]*\](?:\s*,\s*\[[^\[\]]*\])+)\s*\]\s*$")
 _MATRIX_T_RE = re.compile(
@@ -122,6 +124,7 @@ def rewrite_notation(s: str) -> str:
         s = _drop_command(s, _COLOR_ARG_RE, 2, keep_last=True)
     s = _EMPTY_SCRIPT_RE.sub("", s)
     s = _CR_RE.sub(r"\\\\", s)
+    s = _ROW_SKIP_RE.sub(r"\\\\", s)
     s = _PART_NAME_RE.sub(r"\\\1 ", s)
     s = _nested_list(s)
     if "matrix" in s:
