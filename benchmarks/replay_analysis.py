@@ -209,20 +209,23 @@ def analyze(runs: list[dict[str, Any]], pilot: dict[str, Any] | None, order: Seq
     for name, a in stats["arms"].items():  # paired by seed: same data order and evaluation set
         base = cross_by.get(a["base"], {})
         ratios: dict[str, list[float]] = {}
-        a["paired_seeds"] = [
-            k for k in cross_by[name] if math.isfinite(base.get(k, {}).get("rollouts", math.nan))
-        ]
+        # a seed pairs when its baseline reached the threshold after step 0 (one that starts at or above it,
+        # possible where the evaluation set differs by seed, gives no ratio); the same test as the ratios below
+        a["paired_seeds"] = [k for k in cross_by[name] if _positive(base.get(k, {}).get("rollouts", math.nan))]
+        a["unpaired_at_start"] = sorted(k for k in cross_by[name] if base.get(k, {}).get("rollouts") == 0)
         for ax in ("rollouts", "tokens", "samples", *[f"compute@{k}" for k in mus]):
             vals = []
-            for seed, c in cross_by[name].items():
-                b = base.get(seed, {}).get(ax, math.nan)
-                if math.isfinite(b) and b > 0:
-                    vals.append(c[ax] / b)
+            for seed in a["paired_seeds"]:
+                vals.append(cross_by[name][seed][ax] / base[seed][ax])
             ratios[ax] = vals
         a["paired"] = {ax: median_iqr(v) for ax, v in ratios.items()}
         a["paired_n"] = len(ratios["rollouts"])
         a["paired_values"] = ratios
     return stats
+
+
+def _positive(x: float) -> bool:
+    return math.isfinite(x) and x > 0
 
 
 def separated(arm: dict[str, Any], base: dict[str, Any], axis: str) -> bool:
@@ -323,10 +326,18 @@ def claims(stats: dict[str, Any], names: Sequence[str]) -> list[str]:
             else:
                 verdict = "IQRs separate" if separated(a, base, ax) else "IQRs overlap"
             parts.append(f"{label}: {verdict}, {ratio}")
+        unpaired = [k for k in a["seeds"] if k not in a["paired_seeds"]]
+        why = (
+            f" Seeds without a ratio: {unpaired} (the baseline never reached the threshold, or"
+            f" {a['unpaired_at_start']} started at or above it)"
+            if unpaired
+            else ""
+        )
         out.append(
             f"- **{n}** ({len(a['seeds'])} seeds, {a['reached']} reached the threshold): "
             + "; ".join(parts)
             + "."
+            + (why + "." if why else "")
         )
     return out
 
@@ -351,6 +362,7 @@ def plot_group(
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(2, 3, figsize=(16, 8.5))
+    group = [r for r in runs if r["arm"] in names]  # the label is this group's metric, not the first run's
     keys = ["step", "rollouts", "tokens", "samples", "compute@measured", "compute@5.28"]
     colors = plt.cm.tab10.colors
     for i, n in enumerate(names):
@@ -363,7 +375,7 @@ def plot_group(
         if key.startswith("compute@"):
             label = f"compute = samples + mu x rollouts, mu = {stats['mus'][key.split('@')[1]]:.2f}"
         ax.set_xlabel(label)
-        ax.set_ylabel(runs[0]["accuracy_metric"] if runs else "accuracy")
+        ax.set_ylabel(group[0]["accuracy_metric"] if group else "accuracy")
         thr = stats["thresholds"].get(stats["arms"][names[0]]["base"]) if names else None
         if thr is not None:
             ax.axhline(thr, color="gray", ls="--", lw=0.8, label="threshold")

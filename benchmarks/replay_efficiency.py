@@ -11,7 +11,7 @@ built so that its answer can stand (issue 17):
 - core arms: on-policy (R = B, N = R), R = B/2 and R = B/4 with N = 8R, 8 paired seeds (seed k = the same
   training data order and the same evaluation set in every arm), each given the same compute budget at the
   measured mu (the replay arms run more steps);
-- extra arms (>= 4 seeds): positive-bias, AsymRE, prioritized on R = B/2, and Countdown hindsight with AsymRE.
+- extra arms: positive-bias, AsymRE, prioritized on R = B/2 (4 seeds), and Countdown hindsight with AsymRE (8 seeds).
 
 Every (arm, seed) is one JSON file under benchmarks/results/replay_efficiency/runs/, skipped when present, so the
 experiment runs in pieces across sessions; the analysis (benchmarks/replay_analysis.py) works on whatever subset
@@ -120,7 +120,7 @@ class Setup:
     cd_max_new_tokens: int = 32
     cd_steps: int = 120
     cd_sft_steps: int = 600
-    cd_seeds: int = 4
+    cd_seeds: int = 8
 
     @property
     def batch(self) -> int:
