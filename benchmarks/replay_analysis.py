@@ -211,7 +211,9 @@ def analyze(runs: list[dict[str, Any]], pilot: dict[str, Any] | None, order: Seq
         ratios: dict[str, list[float]] = {}
         # a seed pairs when its baseline reached the threshold after step 0 (one that starts at or above it,
         # possible where the evaluation set differs by seed, gives no ratio); the same test as the ratios below
-        a["paired_seeds"] = [k for k in cross_by[name] if _positive(base.get(k, {}).get("rollouts", math.nan))]
+        a["paired_seeds"] = [
+            k for k in cross_by[name] if _positive(base.get(k, {}).get("rollouts", math.nan))
+        ]
         a["unpaired_at_start"] = sorted(k for k in cross_by[name] if base.get(k, {}).get("rollouts") == 0)
         for ax in ("rollouts", "tokens", "samples", *[f"compute@{k}" for k in mus]):
             vals = []

@@ -127,6 +127,23 @@ def test_analysis_axes_paired_ratios_and_claims(tmp_path: Path) -> None:
     assert "IQRs overlap" in "\n".join(ana.claims(stats, ["R=B/4 N=8R"]))
 
 
+def test_a_seed_whose_baseline_starts_above_the_threshold_has_no_ratio(tmp_path: Path) -> None:
+    """Where evaluation sets differ by seed (Countdown), a baseline seed may start at or above the threshold:
+    it gives no ratio (0 rollouts to divide by), is named in the claims, and the per-seed table still renders."""
+    B = 64
+    base = [fake_run("on-policy", k, B, B, 200, saturating(0.4, 0.8, 40)) for k in range(4)]
+    pilot = ana.make_pilot(base, 10)
+    base[3] = fake_run("on-policy", 3, B, B, 200, saturating(0.7, 0.8, 40))  # starts above the threshold
+    rep = [fake_run("R=B/2 N=8R", k, B // 2, B, 300, saturating(0.4, 0.8, 45)) for k in range(4)]
+    stats = ana.analyze(base + rep, pilot, ["on-policy", "R=B/2 N=8R"])
+    r = stats["arms"]["R=B/2 N=8R"]
+    assert r["paired_seeds"] == [0, 1, 2] and r["unpaired_at_start"] == [3]
+    assert r["paired_n"] == 3 and len(r["paired_values"]["rollouts"]) == 3
+    table = ana.paired_table(stats, ["on-policy", "R=B/2 N=8R"])
+    assert "| 0: 0." in table and "3: " not in table.split("|")[-2]
+    assert "Seeds without a ratio: [3]" in "\n".join(ana.claims(stats, ["on-policy", "R=B/2 N=8R"]))
+
+
 def test_report_works_on_any_subset_and_says_how_many_seeds(tmp_path: Path) -> None:
     B = 64
     runs = [fake_run("on-policy", k, B, B, 100, saturating(0.4, 0.8, 30)) for k in range(2)]
