@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.asides import asides_unboxed
 from rlvr.verifiers.math.atoms import (
     _MATH_SPAN_RE,
     _NUMBER_RE,
@@ -33,6 +34,8 @@ from rlvr.verifiers.math.boxes import (
     _outer_boxes,
     last_boxed,
 )
+from rlvr.verifiers.math.closing import stated_after_formula
+from rlvr.verifiers.math.code_blocks import read_code
 from rlvr.verifiers.math.commitment import (
     _SECTION_RE,
     guess_contested,
@@ -54,6 +57,7 @@ from rlvr.verifiers.math.phrases import (
     alternatives_after,
     prose_scale,
 )
+from rlvr.verifiers.math.truncation import cut_off, drop_unclosed_think
 from rlvr.verifiers.math.vocab import (
     COPULAS,
     NUMBER_WORDS,
@@ -194,9 +198,17 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
     turn = _NEXT_TURN_RE.search(text)
     if turn is not None:
         text = text[: turn.start()]
-    text = _tagged_reply(undouble_backslashes(text))
+    text = drop_unclosed_think(
+        _tagged_reply(read_code(undouble_backslashes(text)))
+    )  # a draft never closed answers nothing
+    if not text.strip():
+        return None
     for method in methods:
         if method == "boxed":
+            unboxed = asides_unboxed(text)  # `\\boxed{40}. (For comparison, ... \\boxed{26}.)`: 40
+            if unboxed is None:
+                return None  # every box is in an aside: nothing was committed to
+            text = unboxed
             boxed = last_boxed(text)
             if boxed is not None:
                 more = alternatives_after(text[_outer_boxes(text)[-1][1] :], boxed) if boxed else []
@@ -257,6 +269,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 len(bare) <= 300 and "$" not in bare and "~~" not in bare and not _is_prose(latex_only)
             ):  # `~~7~~` is struck out, not stated  # the whole reply is the answer
                 return Extraction(re.sub(r"^(\*\*|__)(.+)\1$", r"\2", bare), "whole")  # `**7**`: bold
+            if cut_off(text):
+                return None  # cut off mid-sentence with no box or answer phrase: its last value is a draft
             tail = _closing_remarks_dropped(text[-_TAIL:])
             aside = _ASIDE_RE.search(tail)
             if aside is not None and _MATH_SPAN_RE.search(tail[: aside.start()]):
@@ -264,6 +278,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                     : aside.start()
                 ]  # `... $120^\\circ$. (The exterior angle is $60^\\circ$.)`: an aside
             spans = list(_MATH_SPAN_RE.finditer(tail))
+            stated = stated_after_formula(tail[spans[-1].end() :]) if spans else None
+            if stated is not None:  # `... arrange $3$ books is **12**.`: the formula restates the question
+                return Extraction(stated, "conclusion")
             concluded = _concluding_number(tail[spans[-1].end() :] if spans else tail)
             if concluded is not None:
                 return Extraction(concluded, "conclusion")

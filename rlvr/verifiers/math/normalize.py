@@ -15,6 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from rlvr.verifiers.math.notation import rewrite_notation
+from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
 from rlvr.verifiers.math.vocab import SCALES
 
 # `\mathrm{x}` and friends: drop the wrapper, keep the content.
@@ -435,7 +436,7 @@ def currency_unit(s: str) -> str | None:
 
 def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     """Clean an extracted answer for parsing; see the module docstring for what is rewritten."""
-    s = strip_math_delimiters(s)
+    s = rewrite_unicode_math(strip_math_delimiters(s))  # `√15` takes all of 15 before `√` is `\sqrt`
     s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
     s = rewrite_notation(s)
     s = _THOUSANDS_BANG_RE.sub(",", s)

@@ -1,0 +1,119 @@
+"""Boxes in asides: a value boxed in a remark about something else is not the reply's answer.
+
+An aside is a bracketed sentence (`(The sum of the roots is \\boxed{6}.)`), a sentence opened by a remark
+label (`Note that`, `For comparison`, `For reference`, `Remark:`, `By the way`, `A common mistake ...`) or
+one that says its value was not asked (`..., which was not asked`). When a box outside the asides exists, the
+asides' boxes are read as plain text (the last box outside them answers); when only asides hold boxes the
+reply committed to no answer. An aside that offers its value as another answer (`(Alternatively \\boxed{7}.)`)
+is a hedge, not an aside, and one that names its value the answer (`(Final answer: \\boxed{7})`) answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rlvr.verifiers.math.boxes import _outer_boxes
+from rlvr.verifiers.math.commitment import offers_another
+from rlvr.verifiers.math.vocab import PITFALL_WORDS, REVISION_WORDS
+
+_LABELS = (
+    r"note(?:\s+that)?",
+    r"also\s+note",
+    r"for\s+(?:comparison|reference|context|completeness|the\s+record)",
+    r"remarks?",
+    r"by\s+the\s+way",
+    r"incidentally",
+    r"as\s+an\s+aside",
+    r"side\s+note",
+    r"(?:an?\s+|the\s+)?(?:common\s+|typical\s+)?(?:" + "|".join(PITFALL_WORDS) + ")",
+)
+# the start of a sentence: after a sentence end, a line break or an opening bracket
+_SENTENCE_START_RE = re.compile(r"(?:^|(?<=[.!?])\s+|\n\s*|\(\s*)", re.M)
+_LABEL_RE = re.compile(r"^[\s(*_]*(?:" + "|".join(_LABELS) + r")\b", re.IGNORECASE)
+_NOT_ASKED_RE = re.compile(
+    r"^[^.!?\n]*?\b(?:(?:was|is|were|are)\s+not|wasn't|isn't|not)\s+(?:what\s+(?:was|is)\s+)?asked\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?]\)?(?=\s|$)|\n")
+_ANSWER_WORD_RE = re.compile(r"\banswer\b", re.IGNORECASE)
+# a revision in the aside replaces the answer (`Remark: ... so it is actually \boxed{7}`); `mistake` and
+# `instead` name a pitfall or a counterfactual there, not a correction
+_REVISION_RE = re.compile(
+    r"\b(?:" + "|".join(w for w in REVISION_WORDS if w not in ("mistake", "instead")) + r")\b", re.IGNORECASE
+)
+# a counterfactual (`with replacement it would be`, `if it were ..., we would get`) describes another problem;
+# a genuine hedge offers another answer to this one
+_COUNTERFACTUAL_RE = re.compile(r"\bwould\b|\bwere\b", re.IGNORECASE)
+_GENUINE_HEDGE_RE = re.compile(
+    r"\b(?:alternatively|alternative|maybe|perhaps|possibly|might|could|or|otherwise|unless)\b|\?",
+    re.IGNORECASE,
+)
+
+
+def _bracketed(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] lies in a bracketed sentence: a `(` that opens a sentence before it, in the
+    same paragraph, is closed only after it."""
+    para = text.rfind("\n\n", 0, start) + 1
+    depth = 0
+    for i in range(start - 1, para - 1, -1):
+        ch = text[i]
+        depth += ch == ")"
+        depth -= ch == "("
+        if depth < 0:  # the bracket that holds the box: does it open a sentence, and close after the box?
+            before = text[para:i].rstrip()
+            opens = not before or before[-1] in ".!?:"
+            close_depth = 0
+            for j in range(end, min(len(text), end + 400)):
+                close_depth += text[j] == "("
+                close_depth -= text[j] == ")"
+                if close_depth < 0:
+                    return opens
+                if text[j : j + 2] == "\n\n":
+                    return False
+            return False
+    return False
+
+
+def _lead(text: str, start: int, ends: str = ".!?;") -> str:
+    """The words of the clause before position `start` (from the clause's start: one of `ends` or a line)."""
+    para = max(text.rfind("\n", 0, start) + 1, 0)
+    lead = text[para:start]
+    cuts = [m.end() for m in re.finditer(r"(?<!\d)[" + ends + r"](?:\s+|$)", lead)]
+    return lead[cuts[-1] :] if cuts else lead
+
+
+def _in_aside(text: str, start: int, end: int) -> bool:
+    """Whether the box at text[start:end] is in an aside (see the module docstring)."""
+    lead = _lead(text, start)
+    if _REVISION_RE.search(_lead(text, start, ".!?")):
+        return False  # `Remark: ..., so it is actually \\boxed{7}`: a correction, the new answer
+    counterfactual = _COUNTERFACTUAL_RE.search(lead) and not _GENUINE_HEDGE_RE.search(lead)
+    if offers_another(lead.lstrip("( ")) and not counterfactual:
+        return False  # `(Alternatively \\boxed{7}.)`: a hedge offers it as another answer
+    pitfall = re.search(r"\b(?:" + "|".join(PITFALL_WORDS) + r")\b", lead, re.IGNORECASE)
+    if _ANSWER_WORD_RE.search(lead) and not pitfall:
+        return False  # `(So the answer is \\boxed{7}.)`: it names its value the answer
+    return bool(
+        _LABEL_RE.match(lead) or _bracketed(text, start, end) or _NOT_ASKED_RE.match(text[end : end + 200])
+    )
+
+
+def asides_unboxed(text: str) -> str | None:
+    """`text` with the boxes of its asides read as plain text when a box outside them exists; None when every
+    box is in an aside (no answer was committed); `text` itself when the last box is not in an aside."""
+    boxes = list(_outer_boxes(text))
+    if not boxes or boxes[-1][2] is None or not _in_aside(text, boxes[-1][0], boxes[-1][1]):
+        return text
+    boxes = [b for b in boxes if b[2] is not None]
+    aside = [_in_aside(text, s, e) for s, e, _ in boxes]
+    if all(aside):
+        return None
+    out, pos = [], 0
+    for (s, e, _), is_aside in zip(boxes, aside):
+        if is_aside and s >= pos:
+            # the whole aside goes: what it says (a counterfactual, a pitfall) must not read as a hedge later
+            begin = s - len(_lead(text, s))
+            stop = _SENTENCE_END_RE.search(text, e)
+            out.append(text[pos:begin] + " ")
+            pos = stop.end() if stop else len(text)
+    return "".join(out) + text[pos:]

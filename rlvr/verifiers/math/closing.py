@@ -1,0 +1,44 @@
+"""A closing sentence that restates the question in inline math and then states the answer after it:
+`So the number of ways to arrange $3$ books is **12**.`, `the remainder when $2^{100}$ is divided by $7$ is 2.`
+
+The last formula of such a sentence is part of the question, not the answer: the value the sentence ends
+by stating (after `is`/`are`/`equals`, plain or bold, with at most a few words naming what it counts) is.
+A value qualified after it (`is 3 more than`, `is 2 times`) states no answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+# what may follow the stated value: a few words naming what it counts (`square units`, `books`), no qualifier
+_QUALIFIERS = {
+    "more",
+    "less",
+    "fewer",
+    "than",
+    "times",
+    "of",
+    "plus",
+    "minus",
+    "or",
+    "and",
+    "not",
+    "per",
+    "if",
+}
+_STATED_RE = re.compile(
+    r"\b(?:is|are|equals|was|were)\s+(?P<bold>\*\*|__)?\s*(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)\s*(?P=bold)?"
+    r"(?P<words>(?:\s+[A-Za-z]+){0,3})\s*[.!]?\s*\Z"
+)
+_SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?](?:\s|\Z)|\n")
+
+
+def stated_after_formula(after: str) -> str | None:
+    """The value the closing sentence states after its last formula (`after` is the text that follows the
+    formula, to the end of the reply), or None when the sentence ends without stating one."""
+    m = _STATED_RE.search(after)
+    if m is None or _SENTENCE_END_RE.search(after, 0, m.start()):
+        return None  # no value ends it, or the formula's sentence ended before the value's began
+    if any(w.lower() in _QUALIFIERS for w in m.group("words").split()):
+        return None
+    return m.group("value")

@@ -1,0 +1,27 @@
+"""Code in a reply, as markdown writes it. A program (a fenced block tagged with a language: ```python) states
+no answer: `answer = 17` there is a variable of a program whose output nobody saw, so it is read as nothing.
+A block of output, plain text or data (```output, ```json, ``` with no tag) and inline code (`17`) show a value: they are
+read as their content.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FENCE_RE = re.compile(r"```[ \t]*([A-Za-z0-9_+#.-]*)[ \t]*\n(.*?)(?:```|\Z)", re.S)
+_INLINE_RE = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
+# the tags of a block that shows a value (output, text, data) rather than a program
+_SHOWN = {"", "output", "text", "txt", "plaintext", "plain", "latex", "tex", "math", "console", "stdout"} | {
+    "json", "yaml", "yml", "csv", "markdown", "md",
+}  # fmt: skip
+
+
+def _fence(m: re.Match[str]) -> str:
+    return "\n" + m.group(2).strip() + "\n" if m.group(1).lower() in _SHOWN else "\n"
+
+
+def read_code(text: str) -> str:
+    """`text` with programs removed and output blocks and inline code read as their content."""
+    if "`" not in text:
+        return text
+    return _INLINE_RE.sub(r"\1", _FENCE_RE.sub(_fence, text))

@@ -1,0 +1,40 @@
+"""Replies cut off before they committed to an answer: at the token limit mid-sentence, or inside a `<think>`
+block that was never closed. Such a reply has no answer unless a box or an answer phrase already stated one:
+the last number of unfinished reasoning is a draft (`... $60 \\times 2 = 120$ km. Then it slows to`), and
+rewarding it would reward stopping anywhere after any right-looking intermediate value.
+"""
+
+from __future__ import annotations
+
+import re
+
+_THINK_OPEN_RE = re.compile(r"<think>", re.IGNORECASE)
+_THINK_CLOSE_RE = re.compile(r"</think>", re.IGNORECASE)
+
+# how an unfinished reply ends: on a word (not a unit right after its number: `28 percent`, `$5$ apples`), a
+# connective operator, a comma or an open bracket. Other scripts and symbols (`4000千克`, `।`, `✓`) end nothing
+# for certain, so they count as finished: no answer is withheld on a guess.
+_LAST_WORD_RE = re.compile(r"[A-Za-z]+\Z")
+_UNIT_AFTER_NUMBER_RE = re.compile(r"(?:\d|\$|%)\s*\Z")
+_OPEN_END_RE = re.compile(r"(?:[=+\-/^_,({\[&]|\\[a-zA-Z]*)\Z")
+
+
+def drop_unclosed_think(text: str) -> str:
+    """`text` up to a `<think>` that is never closed: what follows it is an unfinished draft, not an answer."""
+    opens = list(_THINK_OPEN_RE.finditer(text))
+    if not opens:
+        return text
+    last = opens[-1]
+    if _THINK_CLOSE_RE.search(text, last.end()):
+        return text
+    return text[: last.start()]
+
+
+def cut_off(text: str) -> bool:
+    """Whether a reply stops mid-sentence: it ends on a word that is no unit of a number before it
+    (`... for the remaining`), on an operator, a comma or an open bracket (`... = f(7) =`, `\\frac{abc}{`)."""
+    stripped = text.rstrip()
+    if _OPEN_END_RE.search(stripped):
+        return True
+    word = _LAST_WORD_RE.search(stripped)
+    return word is not None and not _UNIT_AFTER_NUMBER_RE.search(stripped[: word.start()])

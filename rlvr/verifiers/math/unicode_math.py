@@ -1,0 +1,100 @@
+"""Unicode math as chat models write it without LaTeX, rewritten to LaTeX before anything else reads it.
+
+A radical takes its whole radicand: `√15` is the root of 15 (never `√1` times 5), `2√15` is 2 times it,
+`√(x+1)` takes the bracket, `√x` the letter, `∛2` / `∜2` are the cube / fourth root. Vulgar fractions are
+fractions (`½`, `2½` is two and a half), superscripts are powers (`x²`, `10⁻³`), subscripts are indices (`x₁`).
+"""
+
+from __future__ import annotations
+
+import re
+
+_ROOTS = {"√": "", "∛": "[3]", "∜": "[4]"}
+
+# the radicand right after a radical: a number (`15`, `2.5`), a name with its digits (`x`, `x₁`) or a brace
+_RADICAND_RE = re.compile(r"\s*(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])|\\[a-zA-Z]+)")
+
+_VULGAR = {
+    "½": (1, 2),
+    "⅓": (1, 3),
+    "⅔": (2, 3),
+    "¼": (1, 4),
+    "¾": (3, 4),
+    "⅕": (1, 5),
+    "⅖": (2, 5),
+    "⅗": (3, 5),
+    "⅘": (4, 5),
+    "⅙": (1, 6),
+    "⅚": (5, 6),
+    "⅐": (1, 7),
+    "⅛": (1, 8),
+    "⅜": (3, 8),
+    "⅝": (5, 8),
+    "⅞": (7, 8),
+    "⅑": (1, 9),
+    "⅒": (1, 10),
+}
+_VULGAR_RE = re.compile(r"(\d+)?\s*([" + "".join(_VULGAR) + "])")
+
+_SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺ⁿ", "0123456789-+n"))
+_SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉₋₊", "0123456789-+"))
+_SUPER_RE = re.compile("[" + "".join(_SUPER) + "]+")
+_SUB_RE = re.compile("[" + "".join(_SUB) + "]+")
+_ROOT_RE = re.compile("[" + "".join(_ROOTS) + "]")
+
+
+def _closing(s: str, start: int, opener: str, closer: str) -> int | None:
+    """Index of the bracket that closes the one at s[start], or None if it is never closed."""
+    depth = 0
+    for i in range(start, len(s)):
+        depth += s[i] == opener
+        depth -= s[i] == closer
+        if depth == 0:
+            return i
+    return None
+
+
+def _radicals(s: str) -> str:
+    """Each unicode radical written as `\\sqrt{...}` over its whole radicand (see the module docstring)."""
+    out: list[str] = []
+    pos = 0
+    for m in _ROOT_RE.finditer(s):
+        if m.start() < pos:
+            continue
+        out.append(s[pos : m.start()])
+        index = _ROOTS[m.group()]
+        rest = m.end()
+        while rest < len(s) and s[rest] == " ":
+            rest += 1
+        if rest < len(s) and s[rest] in "({":
+            close = _closing(s, rest, s[rest], ")" if s[rest] == "(" else "}")
+            if close is not None:
+                out.append(f"\\sqrt{index}{{{s[rest + 1 : close]}}}")
+                pos = close + 1
+                continue
+        radicand = _RADICAND_RE.match(s, m.end())
+        if radicand is None:  # `√` alone or before an operator: the command, as LaTeX would read it
+            out.append(f"\\sqrt{index}")
+            pos = m.end()
+            continue
+        out.append(f"\\sqrt{index}{{{radicand.group(1)}}}")
+        pos = radicand.end()
+    out.append(s[pos:])
+    return "".join(out)
+
+
+def _vulgar(m: re.Match[str]) -> str:
+    num, den = _VULGAR[m.group(2)]
+    if m.group(1):  # `2½`: a mixed number, two and a half
+        return f"({m.group(1)}+\\frac{{{num}}}{{{den}}})"
+    return f"\\frac{{{num}}}{{{den}}}"
+
+
+def rewrite_unicode_math(s: str) -> str:
+    """`s` with unicode radicals, vulgar fractions, superscripts and subscripts written in LaTeX."""
+    if s.isascii():
+        return s
+    s = _SUPER_RE.sub(lambda m: "^{" + "".join(_SUPER[c] for c in m.group()) + "}", s)
+    s = _SUB_RE.sub(lambda m: "_{" + "".join(_SUB[c] for c in m.group()) + "}", s)
+    s = _VULGAR_RE.sub(_vulgar, s)
+    return _radicals(s)

@@ -1,0 +1,205 @@
+"""Red-team round 4a classes, one rule each with its wrong counterparts and the reason asserted: unicode
+radicals take their whole radicand, boxes in asides, replies cut off mid-sentence or inside `<think>`, a closing
+sentence that states its answer after restating the question in math, and code blocks."""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.extract import extract_answer
+from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
+
+
+@pytest.fixture(scope="module")
+def verifier() -> MathVerifier:
+    return MathVerifier(in_process=True)
+
+
+def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
+    verdict = verifier.verify(pred, gold)
+    assert verdict.reason == reason, dict(verdict.details)
+    assert verdict.passed is (reason == "correct")
+    return dict(verdict.details)
+
+
+# ---- a unicode radical takes its whole radicand: `√15` is the root of 15, never √1 times 5
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("The answer is √15.", r"\sqrt{15}", "correct"),
+        ("The answer is √15.", "5", "wrong"),  # √1 * 5
+        (r"\boxed{√16}", "4", "correct"),
+        (r"\boxed{√16}", "6", "wrong"),
+        ("The answer is 2√15.", r"2\sqrt{15}", "correct"),
+        ("The answer is 2√15.", "10", "wrong"),
+        ("The answer is √75.", r"5\sqrt{3}", "correct"),
+        ("The answer is (1 + √17)/2.", r"\frac{1+\sqrt{17}}{2}", "correct"),
+        ("The answer is (1 + √17)/2.", "4", "wrong"),
+        ("The answer is √(x+1).", r"\sqrt{x+1}", "correct"),
+        ("The answer is √(x+1).", r"\sqrt{x}+1", "wrong"),
+        ("The answer is ∛16.", r"2\sqrt[3]{2}", "correct"),
+        ("The answer is ∛27.", "3", "correct"),
+        ("The answer is ∛27.", r"\sqrt{27}", "wrong"),
+    ],
+)
+def test_unicode_radical_takes_the_whole_radicand(
+    verifier: MathVerifier, pred: str, gold: str, reason: str
+) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+@pytest.mark.parametrize(
+    "text, latex",
+    [
+        ("√15", r"\sqrt{15}"),
+        ("2√15", r"2\sqrt{15}"),
+        ("√(x+1)", r"\sqrt{x+1}"),
+        ("∛2", r"\sqrt[3]{2}"),
+        ("x²", "x^{2}"),
+        ("10⁻³", "10^{-3}"),
+        ("x₁", "x_{1}"),
+        ("½", r"\frac{1}{2}"),
+        ("2½", r"(2+\frac{1}{2})"),
+    ],
+)
+def test_unicode_math_is_rewritten_to_latex(text: str, latex: str) -> None:
+    assert rewrite_unicode_math(text) == latex
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("The answer is 2½.", r"\frac{5}{2}", "correct"),
+        ("The answer is 2½.", r"\frac{2}{2}", "wrong"),  # not 2 * 1/2
+        ("The answer is 10⁻³.", "0.001", "correct"),
+        ("The answer is 10⁻³.", "-30", "wrong"),
+    ],
+)
+def test_unicode_fractions_and_powers(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+# ---- a box in an aside is not the answer when a box outside the asides exists; asides alone commit nothing
+@pytest.mark.parametrize(
+    "pred, right, wrong",
+    [
+        (r"The area is $\boxed{40}$. (For comparison, the perimeter is $\boxed{26}$.)", "40", "26"),
+        (r"The sum of the squares is $\boxed{26}$. (The sum of the roots is $\boxed{6}$.)", "26", "6"),
+        (r"Hence $\boxed{252}$ is the lcm. Note that the gcd is $\boxed{42}$.", "252", "42"),
+        (
+            r"The distance is $\boxed{180}$ km; the speed is $\boxed{51.4}$ km/h, which was not asked.",
+            "180",
+            "51.4",
+        ),
+        ("The remainder is $\\boxed{2}$.\n\n(A common mistake gives $\\boxed{4}$ here.)", "2", "4"),
+        (
+            "So $\\boxed{-\\frac45}$.\n\n(If it were acute, we would get $\\boxed{\\frac45}$ instead.)",
+            r"-\frac45",
+            r"\frac45",
+        ),
+    ],
+)
+def test_a_box_in_an_aside_is_not_the_answer(
+    verifier: MathVerifier, pred: str, right: str, wrong: str
+) -> None:
+    assert _verdict(verifier, pred, right, "correct")["extracted"] == right
+    _verdict(verifier, pred, wrong, "wrong")
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        # a revision in the aside replaces the answer
+        (
+            r"The sum is $\boxed{26}$. (Correction: I added wrongly; the sum is $\boxed{25}$.)",
+            "25",
+            "correct",
+        ),
+        (r"The sum is $\boxed{26}$. (Correction: I added wrongly; the sum is $\boxed{25}$.)", "26", "wrong"),
+        # a hedge in brackets still offers both values
+        (r"The answer is $\boxed{8}$. (Alternatively $\boxed{7}$.)", "8", "wrong"),
+        # only asides hold boxes: nothing was committed
+        (r"The area is 40. (For comparison, the perimeter is $\boxed{26}$.)", "26", "no_answer"),
+    ],
+)
+def test_asides_that_revise_hedge_or_stand_alone(
+    verifier: MathVerifier, pred: str, gold: str, reason: str
+) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+# ---- a reply cut off mid-sentence (or inside an unclosed <think>) without a box or answer phrase: no answer
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        (r"The train covers $60 \times 2 = 120$ km. Then it slows to 40 km/h for the remaining", "120"),
+        (r"So $x^2 = 49$, which gives $x = 7$. However, we also need the negative root $x =", "7"),
+        (r"Let me compute $f(2) = 2^2 + 3 = 7$. Then $f(f(2)) = f(7) =", "7"),
+        (r"The area is $\frac{1}{2} \cdot 14 \cdot 12 = 84$. The circumradius is $R = \frac{abc}{", "84"),
+        ("<think>\nThe perimeter is $2(8 + 5) = 26$. So the answer is 26.", "26"),  # never closed: a draft
+    ],
+)
+def test_a_reply_cut_off_before_committing_has_no_answer(
+    verifier: MathVerifier, pred: str, gold: str
+) -> None:
+    assert "extracted" not in _verdict(verifier, pred, gold, "no_answer")
+
+
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        ("The total is 120 km", "120"),  # a number and its unit end a statement
+        ("28 percent", "28"),
+        (r"So she has $18 + 5 = 23$ apples", "23"),
+        ("So the answer is $\\boxed{26}$.\n\nWait, let me check the area, which is", "26"),  # committed first
+        ("<think>\nmaybe 7</think>\nThe answer is 26.", "26"),  # the think block was closed
+    ],
+)
+def test_a_finished_or_committed_reply_keeps_its_answer(verifier: MathVerifier, pred: str, gold: str) -> None:
+    _verdict(verifier, pred, gold, "correct")
+
+
+# ---- a closing sentence restating the question in math states its answer after the formula
+@pytest.mark.parametrize(
+    "pred, right, wrong",
+    [
+        ("So the number of ways to arrange $3$ books is **12**.", "12", "3"),
+        ("Hence, when $2^{100}$ is divided by $7$, the remainder is **2**.", "2", "7"),
+        ("Therefore, the remainder when $2^{100}$ is divided by 7 is **2**.", "2", "2^{100}"),
+        ("The value of $f(3)$ is **10**.", "10", "f(3)"),
+        ('The answer to the question "how many primes are less than $20$" is 8.', "8", "20"),
+        (
+            "So the area of the triangle with vertices $(0,0)$, $(4,0)$ and $(0,3)$ is **6** square units.",
+            "6",
+            "3",
+        ),
+    ],
+)
+def test_a_closing_sentence_states_its_answer_after_the_formula(
+    verifier: MathVerifier, pred: str, right: str, wrong: str
+) -> None:
+    details = _verdict(verifier, pred, right, "correct")
+    assert (details["extracted"], details["method"]) == (right, "conclusion")
+    _verdict(verifier, pred, wrong, "wrong")
+
+
+def test_a_qualified_value_after_the_formula_states_no_answer() -> None:
+    found = extract_answer("So $x = 3$ is 2 more than the other root.")
+    assert found is not None and found.answer != "2"
+
+
+# ---- code: a program states no answer; output blocks and inline code show one
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("```python\nanswer = 17\nprint(answer + 1)\n```", "17", "no_answer"),
+        ("The answer is `17`.", "17", "correct"),
+        ("The answer is `17`.", "18", "wrong"),
+        ("**Answer:** `17`", "17", "correct"),
+        ("The answer is:\n```\n17\n```", "17", "correct"),
+        ("The answer is `1/2`.", r"\frac{1}{2}", "correct"),
+    ],
+)
+def test_code_blocks(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
