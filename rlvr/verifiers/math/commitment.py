@@ -246,8 +246,13 @@ def screen(after: str, committed: str) -> Screened:
     ]
     last_hedge = -1
     withdrawn = False
+    length = 0  # of the screened text so far
     for m in _CLAUSE_RE.finditer(text):
         clause = m.group()
+        if clause.isspace():  # a blank line states nothing (and 200,000 of them must stay fast)
+            out.append(clause)
+            length += len(clause)
+            continue
         found = _values(clause)
         kept = []
         pitfall = _PITFALL_RE.search(clause)
@@ -266,9 +271,10 @@ def screen(after: str, committed: str) -> Screened:
         )
         if hedge:
             hedged += [v for v in kept if not same_value(v, committed) and v not in hedged]
-            last_hedge = len("".join(out)) + len(clause)
+            last_hedge = length + len(clause)  # (a running length: a join per hedge was quadratic)
             clause = " " * len(clause)
         out.append(clause)
+        length += len(clause)
     screened = "".join(out)
     settled = last_hedge >= 0 and any(
         _OPENER_RE.match(c.group()) and _values(c.group()) for c in _CLAUSE_RE.finditer(screened[last_hedge:])
