@@ -203,3 +203,105 @@ def test_a_qualified_value_after_the_formula_states_no_answer() -> None:
 )
 def test_code_blocks(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     _verdict(verifier, pred, gold, reason)
+
+
+# ---- round 4b: a value a tiny term away from the gold is not the gold (only a proof makes two values equal)
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        (r"\boxed{3 + e^{-1000}}", "3"),
+        (r"\boxed{3 - e^{-1000}}", "3"),
+        (r"\boxed{\arctan(10^{100})}", r"\frac{\pi}{2}"),
+        (r"\boxed{3 + \sin^2(10^{-300})}", "3"),
+        (r"\boxed{2 + \tanh(1000)}", "3"),
+        (r"\boxed{3 + \ln(1 + 10^{-100})}", "3"),  # nsimplify rounds this to zero: it proves nothing
+        (r"\boxed{\tanh(e^{10})}", "1"),  # below any precision evalf reaches: unproven, so not equal
+        (r"\boxed{x + 1 + e^{-1000}}", "x+1"),
+    ],
+)
+def test_a_tiny_term_away_is_not_equal(verifier: MathVerifier, pred: str, gold: str) -> None:
+    assert not verifier.verify(pred, gold).passed
+
+
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        (r"\boxed{\sin^2(\pi/7) + \cos^2(\pi/7)}", "1"),
+        (r"\boxed{\log_2 8}", "3"),
+        (r"\boxed{\sqrt{5 + 2\sqrt{6}}}", r"\sqrt{2} + \sqrt{3}"),
+        (r"\boxed{\cos(\pi/5)}", r"\frac{1+\sqrt{5}}{4}"),
+        (r"\boxed{e^{\ln 3}}", "3"),
+    ],
+)
+def test_values_equal_by_proof_stay_equal(verifier: MathVerifier, pred: str, gold: str) -> None:
+    _verdict(verifier, pred, gold, "correct")
+
+
+# ---- a box that is one term of a formula: no answer; a box led up to (`x = `, `\equiv`) stands
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        (r"The answer is $\boxed{3}\sqrt{2}$.", "3"),
+        (r"$5 + \boxed{3}$", "3"),
+        (r"$5 + \boxed{3}$", "8"),
+        (r"$\sqrt{\boxed{3}}$", "3"),
+        (r"So $n = 1\boxed{3}$.", "3"),
+        (r"So $n = \boxed{3}.14$.", "3"),
+        (r"The answer is $-\boxed{5}$.", "5"),
+        (r"Hence $x = \frac{\boxed{2}}{3}$.", "2"),
+        (r"The answer is $\boxed{8} - 5 = 3$.", "3"),
+        (r"\boxed{3} = 5", "3"),
+    ],
+)
+def test_a_box_inside_a_formula_answers_nothing(verifier: MathVerifier, pred: str, gold: str) -> None:
+    _verdict(verifier, pred, gold, "no_answer")
+
+
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        (r"So $x = \boxed{3}$.", "3"),
+        (r"$p(8) = \frac{q(8) + 8}{63} = \boxed{\frac{3}{56}}.$", r"\frac{3}{56}"),
+        (r"Then $129^{34}+96^{38} \equiv \boxed{9} \pmod{11}.$", "9"),
+        (r"$\boxed{3} \neq 5$", "3"),
+        (r"$\boxed{3} = n$", "3"),
+        (r"The length is $\boxed{12}\text{ cm}$.", "12"),
+        (r"\frac{\frac{\frac{\boxed{7}", "7"),  # a formula never closed: the box is all there is
+    ],
+)
+def test_a_box_led_up_to_stands(verifier: MathVerifier, pred: str, gold: str) -> None:
+    _verdict(verifier, pred, gold, "correct")
+
+
+# ---- a chain of equalities with a false constant link is false, whatever its last member
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"\boxed{x = 5 = 3}", "3", "wrong"),
+        (r"\boxed{n = 2 + 2 = 3}", "3", "wrong"),
+        (r"\boxed{a + b = 7 = 12}", "12", "wrong"),
+        (r"\boxed{n = 2 + 2 = 4}", "4", "correct"),
+        (r"\boxed{x = 2 \cdot 3 = 6}", "6", "correct"),
+    ],
+)
+def test_a_false_link_makes_a_chain_false(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    verdict = verifier.verify(pred, gold)
+    assert verdict.passed is (reason == "correct"), dict(verdict.details)
+
+
+def test_an_alternative_in_bracketed_text_after_a_box_is_a_hedge(verifier: MathVerifier) -> None:
+    details = _verdict(verifier, r"\boxed{1,2,3} \text{ (and } 4)", "1,2,3", "wrong")
+    assert details["method"] == "boxed" and details["extracted"] == "1,2,3, 4"
+
+
+def test_evalf_proves_a_tiny_difference_nonzero_before_any_rewrite() -> None:
+    """The difference `3 + e^{-1000} - 3` is settled by adaptive-precision evaluation (no slow simplify), and a
+    true zero is never called nonzero by it."""
+    import sympy
+
+    from rlvr.verifiers.math.symbolic import _certainly_nonzero
+
+    assert _certainly_nonzero(sympy.exp(-1000))
+    assert _certainly_nonzero(sympy.sin(sympy.Rational(1, 10**300)) ** 2)
+    assert not _certainly_nonzero(sympy.sin(sympy.pi / 7) ** 2 + sympy.cos(sympy.pi / 7) ** 2 - 1)
+    assert not _certainly_nonzero(sympy.sqrt(5 + 2 * sympy.sqrt(6)) - sympy.sqrt(2) - sympy.sqrt(3))

@@ -30,6 +30,7 @@ from rlvr.verifiers.math.box_context import (
     _hedged_last_box,
     _qualified_box,
 )
+from rlvr.verifiers.math.box_terms import box_term
 from rlvr.verifiers.math.boxes import (
     _outer_boxes,
     last_boxed,
@@ -219,6 +220,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 suffix = _BOX_SUFFIX_RE.match(text[_outer_boxes(text)[-1][1] :]) if boxed else None
                 if suffix is not None:  # `\\boxed{7}^2` states 7^2: what is attached to the box belongs to it
                     return Extraction(f"{{{boxed}}}{suffix.group(1)}", "boxed")
+                if boxed and box_term(text, *_outer_boxes(text)[-1]):  # type: ignore[arg-type]
+                    return None  # `$5 + \\boxed{3}$`: the box marks part of a formula, no answer as a whole
                 qualified = _qualified_box(text) if boxed else None
                 if qualified is not None:  # `at least \\boxed{12}`, `\\boxed{12} is a lower bound`
                     return Extraction(qualified, "qualified")

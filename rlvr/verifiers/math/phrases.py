@@ -30,11 +30,11 @@ _PHRASE_RE = re.compile(
 )
 
 
-# an alternative after an answer: `$3$ or $4$`, `$3$, $4$`, `\\boxed{3}\\text{ or }4`, `\\boxed{3}$ or $x = 4$`
+# an alternative after an answer: `$3$ or $4$`, `$3$, $4$`, `\\boxed{3}\\text{ or }4`, `\\text{ (and } 4)`, `\\boxed{3}$ or $x = 4$`
 # (no two adjacent parts may match the same run of text, and the number is possessive: a long run of spaces
 # or digits must not be split in every way before the match fails, which took time quadratic in its length)
 _ALTERNATIVE_RE = re.compile(
-    r"^[\s$\\\"'*]*(?:\(\s*)?(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*(?:,|and|or)\s*\})[\s\"'*]*"
+    r"^[\s$\\\"'*]*(?:\(\s*)?(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*\(?\s*(?:,|and|or)\s*\})[\s\"'*]*"
     r"(?:(?:" + "|".join(ALTERNATIVE_HEDGES) + r")\s+)?"
     r"(?:\$+([^$]+?)\$+|\\\((.+?)\\\)|(-?\d++(?:\.\d++)?+)(?![\d.]*\s*[A-Za-z]{3}))"
 )

@@ -152,7 +152,7 @@ def other_options(text: str) -> list[str]:
 
 
 def false_equality(s: str) -> bool:
-    """Whether `s` is a chain of equalities between constants that are not all equal (`3 = 4`, `4 = 3 = 4`):
+    """Whether `s` is a chain of equalities whose constant members are not all equal (`3 = 4`, `x = 5 = 3`):
     a false statement answers nothing, whatever its last member. Decimals (`\\frac13 = 0.333`) are left alone."""
     eq = split_top(s, ("=",))
     if len(eq) < 2 or "." in s or any(not p.strip() for p in eq):
@@ -161,9 +161,9 @@ def false_equality(s: str) -> bool:
         members = [scalar(p) for p in eq]
     except AnswerParseError:
         return False
-    if any(free_symbols(m.node) for m in members):
-        return False
-    return any(_constants_differ(m.node, members[-1].node) for m in members[:-1])
+    # the constant links of the chain must agree: `x = 5 = 3`, `n = 2 + 2 = 3` are false whatever `x`, `n` are
+    constants = [m for m in members if not free_symbols(m.node)]
+    return any(_constants_differ(m.node, constants[-1].node) for m in constants[:-1])
 
 
 def _constants_differ(a: Node, b: Node) -> bool:

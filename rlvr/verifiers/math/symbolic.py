@@ -120,20 +120,38 @@ def to_sympy(node: Node) -> sympy.Expr:
     raise ValueError(f"cannot convert {kind} to sympy")
 
 
+#: How deep (in bits) evalf may look for a nonzero difference: e^{-1000} (2^-1443) and sin^2(10^-300) are found.
+_EVALF_MAXN = 8000
+
+
+def _certainly_nonzero(d: sympy.Expr) -> bool:
+    """Whether adaptive-precision evaluation finds `d` nonzero with its digits guaranteed: a true zero comes
+    back as 0 or as a precision-less `0.e-N`, a tiny nonzero value (`e^{-1000}`) with full precision."""
+    try:
+        value = sympy.N(d, 15, maxn=_EVALF_MAXN)
+    except (TypeError, ValueError, NotImplementedError, ZeroDivisionError, RecursionError, OverflowError):
+        return False
+    if not isinstance(value, (sympy.Float, sympy.Add)) or value == 0:
+        return False
+    parts = [value] if isinstance(value, sympy.Float) else list(value.as_real_imag())
+    return any(isinstance(x, sympy.Float) and x != 0 and x._prec > 10 for x in parts)
+
+
 def _is_zero(d: sympy.Expr) -> bool | None:
     """True/False when sympy can decide whether `d` is zero, None when it cannot."""
     if d == 0:
         return True
     if d.is_Rational:  # an exact nonzero rational (`-10^{-50}`) is no rounding of zero
         return False
+    if d.is_number and _certainly_nonzero(d):
+        return False  # `3 + e^{-1000}` is not 3: evalf proves a nonzero difference however small
     rewrites = (
         sympy.expand,
         sympy.simplify,
         lambda e: sympy.simplify(sympy.gammasimp(sympy.expand_func(e))),
         lambda e: sympy.simplify(sympy.expand_log(e, force=True)),
         sympy.trigsimp,
-        # a number that nsimplify rounds to zero must also be zero to 100 digits (it rounds tiny values too)
-        lambda e: sympy.nsimplify(e) if e.is_number and abs(sympy.N(e, 120)) < sympy.Float(10) ** -100 else e,
+        # (no nsimplify: it rounds any value below its tolerance to zero, `\\ln(1 + 10^{-100})` included)
     )
     for rewrite in rewrites:
         try:
