@@ -88,10 +88,18 @@ def test_matrix_notations(verifier: MathVerifier, pred: str, gold: str, ok: bool
         (r"\boxed{11_2}", "5", False),
         (r"\boxed{7_{8}}", "7", True),
         (r"\boxed{7_{2}}", "7", False),  # 7 is no digit of base 2: not a numeral
-        (r"\boxed{2}", "10_2", True),  # a gold in base 2 answered in decimal
-        (r"\boxed{10}", "10_2", False),  # `10` is ten, not the digits of the gold
-        (r"\boxed{1010}", "1010_2", False),
-        (r"\boxed{26}", "1A_{16}", True),
+        # a gold in base b: the question asked for base-b digits (with or without the subscript), not the value
+        (r"\boxed{2}", "10_2", False),  # the decimal value
+        (r"\boxed{10}", "10_2", True),  # the gold's digits without the subscript
+        (r"\boxed{1010}", "1010_2", True),
+        (r"\boxed{1011}", "1010_2", False),
+        (r"\boxed{26}", "1A_{16}", False),
+        (r"\boxed{12}", "12_3", True),
+        (r"\boxed{12_{3}}", "12_3", True),
+        (r"\boxed{5}", "12_3", False),
+        (r"\boxed{21}", "12_3", False),
+        (r"\boxed{4}", "4_7", True),
+        (r"\boxed{11}", "1011_2", False),
         (r"\boxed{1A}", "1A_{16}", True),  # digits with a letter are no decimal: read in the gold's base
         (r"\boxed{1B}", "1A_{16}", False),
         (r"\boxed{1A_{12}}", "1A_{16}", False),
@@ -111,6 +119,8 @@ def test_base_numerals(verifier: MathVerifier, pred: str, gold: str, ok: bool) -
 def test_a_numeral_in_another_base_than_the_gold_says_why(verifier: MathVerifier) -> None:
     verdict = verifier.verify(r"\boxed{3_4}", "11_2")
     assert not verdict.passed and "base [4]" in verdict.details["error"]
+    verdict = verifier.verify(r"\boxed{5}", "12_3")  # the decimal value where base-3 digits are asked
+    assert verdict.reason == "wrong" and "no numeral of base 3" in verdict.details["error"]
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,7 @@ def decide(
             and not _MARKED_OPTION_RE.search(found.answer)
         )
         return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
-    base_clash = _base_clash(gold.text, found.answer)
+    base_clash = _base_clash(gold.text, found.answer) or _foreign_digits(gold.text, found.answer)
     if base_clash is not None:
         return Verdict.fail(Reason.WRONG, error=base_clash, **details)
     norm = normalize_answer(_in_gold_base(gold.text, found.answer), units=config.strip_units)
@@ -184,7 +184,7 @@ def _text_key(key: str) -> str:
 
 
 _GOLD_NUMERAL_RE = re.compile(r"^\s*\$?\s*[0-9A-F]+_\{?(\d{1,2})\}?\s*\$?\s*$")
-_HEX_DIGITS_RE = re.compile(r"^\s*(?=[0-9A-F]*[A-F])[0-9A-F]+\s*$")
+_DIGITS_RE = re.compile(r"^\s*[0-9A-F]+\s*$")
 
 
 def _base_clash(gold_text: str, pred_text: str) -> str | None:
@@ -197,15 +197,28 @@ def _base_clash(gold_text: str, pred_text: str) -> str | None:
 
 
 def _in_gold_base(gold_text: str, pred_text: str) -> str:
-    """`1A` against a gold `1A_{16}`: digits that are no decimal number (a letter among them) are read in the
-    base of a gold that is one numeral; a decimal-looking answer (`10` against `10_2`) stays decimal."""
+    """A bare numeral against a gold that is one numeral in base b (`12_3`, `2A_{16}`) is read in base b: the
+    question asked for that base, so its digits are the answer with or without the subscript (`12` is `12_3`)
+    and the decimal value (`5`) is not (`_foreign_digits` says why); anything else is left as it is."""
     gold = _GOLD_NUMERAL_RE.match(gold_text)
-    if gold is None or not _HEX_DIGITS_RE.match(pred_text):
+    if gold is None or not _DIGITS_RE.match(pred_text):
         return pred_text
     base = int(gold.group(1))
     return (
         f"{pred_text.strip()}_{{{base}}}" if numeral_base(pred_text.strip(), base) is not None else pred_text
     )
+
+
+def _foreign_digits(gold_text: str, pred_text: str) -> str | None:
+    """Why a bare numeral cannot answer a gold written in base b, or None: its digits are no numeral of b
+    (`5` or `2` against `12_3`, `10_2`: a decimal value where the question asks for base-b digits)."""
+    gold = _GOLD_NUMERAL_RE.match(gold_text)
+    if gold is None or not _DIGITS_RE.match(pred_text) or int(gold.group(1)) == 10:
+        return None
+    base = int(gold.group(1))
+    if numeral_base(pred_text.strip(), base) is not None:
+        return None
+    return f"{pred_text.strip()} is no numeral of base {base}, the base the gold is written in"
 
 
 # a whole reply of a few words and nothing else (no digit, no LaTeX): against a text gold, it is the answer
