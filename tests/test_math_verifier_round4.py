@@ -152,7 +152,7 @@ def test_a_reply_cut_off_before_committing_has_no_answer(
         ("The total is 120 km", "120"),  # a number and its unit end a statement
         ("28 percent", "28"),
         (r"So she has $18 + 5 = 23$ apples", "23"),
-        ("So the answer is $\\boxed{26}$.\n\nWait, let me check the area, which is", "26"),  # committed first
+        ("So the answer is $\\boxed{26}$.\n\nTo double-check, the area is", "26"),  # committed, then a check
         ("<think>\nmaybe 7</think>\nThe answer is 26.", "26"),  # the think block was closed
     ],
 )
@@ -305,3 +305,49 @@ def test_evalf_proves_a_tiny_difference_nonzero_before_any_rewrite() -> None:
     assert _certainly_nonzero(sympy.sin(sympy.Rational(1, 10**300)) ** 2)
     assert not _certainly_nonzero(sympy.sin(sympy.pi / 7) ** 2 + sympy.cos(sympy.pi / 7) ** 2 - 1)
     assert not _certainly_nonzero(sympy.sqrt(5 + 2 * sympy.sqrt(6)) - sympy.sqrt(2) - sympy.sqrt(3))
+
+
+# ---- a reply cut off while withdrawing its answer, a hallucinated next few-shot question, a hidden `or`
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "So the answer is $\\boxed{12}$.\n\nWait, I think I misread the problem: it asks for *odd* divisors, so",
+        "Therefore the final answer is 12.\n\nHmm, actually, that's not right. The boxes are identical, so we",
+        "Answer: 12\n\nWait, no. Let me redo this. The",
+    ],
+)
+def test_a_reply_cut_while_withdrawing_its_answer_has_none(verifier: MathVerifier, pred: str) -> None:
+    _verdict(verifier, pred, "12", "no_answer")
+
+
+def test_a_finished_withdrawal_is_a_revision_not_a_cut(verifier: MathVerifier) -> None:
+    pred = "So the answer is $\\boxed{12}$.\n\nWait, I misread: it asks for odd divisors, so the answer is 4."
+    _verdict(verifier, pred, "4", "correct")
+
+
+def test_a_next_few_shot_question_ends_the_reply(verifier: MathVerifier) -> None:
+    pred = "A: 3 + 5 = 8. The answer is 8.\n\nQ: Tom has 10 pens and gives away 4. How many?\nA: The answer is 6."
+    assert _verdict(verifier, pred, "8", "correct")["extracted"] == "8"
+    _verdict(verifier, pred, "6", "wrong")
+
+
+@pytest.mark.parametrize("pred", [r"\boxed{3}{\text{ or }5}", r"\boxed{3}_{\text{or }5}"])
+def test_an_or_attached_to_a_box_is_a_hedge(verifier: MathVerifier, pred: str) -> None:
+    assert _verdict(verifier, pred, "3", "wrong")["extracted"] == "3, 5"
+
+
+# ---- every stage answers within its budget on large inputs (round 4b robust:size)
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        ("\\boxed{7}" + " " * 20_000, "7"),  # the alternative reader backtracked over the spaces (12 s)
+        ("(For comparison, \\boxed{2}.) " * 5_000, "2"),  # every aside box read its whole line back (80 s)
+        ("x" * 1_000_000 + "\\boxed{5}", "5"),  # the cut-off check rescanned each run of letters
+    ],
+)
+def test_large_inputs_are_answered_quickly(verifier: MathVerifier, pred: str, gold: str) -> None:
+    import time
+
+    start = time.perf_counter()
+    verifier.verify(pred, gold)
+    assert time.perf_counter() - start < 1.0

@@ -34,6 +34,9 @@ _NOT_ASKED_RE = re.compile(
     r"^[^.!?\n]*?\b(?:(?:was|is|were|are)\s+not|wasn't|isn't|not)\s+(?:what\s+(?:was|is)\s+)?asked\b",
     re.IGNORECASE,
 )
+#: How far before a box its aside may open: a sentence or bracket longer than this is no aside (and the
+#: look-back stays bounded however many boxes a reply holds)
+_REACH = 600
 _SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?]\)?(?=\s|$)|\n")
 _ANSWER_WORD_RE = re.compile(r"\banswer\b", re.IGNORECASE)
 # a revision in the aside replaces the answer (`Remark: ... so it is actually \boxed{7}`); `mistake` and
@@ -53,7 +56,7 @@ _GENUINE_HEDGE_RE = re.compile(
 def _bracketed(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] lies in a bracketed sentence: a `(` that opens a sentence before it, in the
     same paragraph, is closed only after it."""
-    para = text.rfind("\n\n", 0, start) + 1
+    para = max(text.rfind("\n\n", max(0, start - _REACH), start) + 1, start - _REACH, 0)
     depth = 0
     for i in range(start - 1, para - 1, -1):
         ch = text[i]
@@ -61,7 +64,7 @@ def _bracketed(text: str, start: int, end: int) -> bool:
         depth -= ch == "("
         if depth < 0:  # the bracket that holds the box: does it open a sentence, and close after the box?
             before = text[para:i].rstrip()
-            opens = not before or before[-1] in ".!?:"
+            opens = not before or before.rstrip(")")[-1:] in (".", "!", "?", ":", "")
             close_depth = 0
             for j in range(end, min(len(text), end + 400)):
                 close_depth += text[j] == "("
@@ -76,9 +79,9 @@ def _bracketed(text: str, start: int, end: int) -> bool:
 
 def _lead(text: str, start: int, ends: str = ".!?;") -> str:
     """The words of the clause before position `start` (from the clause's start: one of `ends` or a line)."""
-    para = max(text.rfind("\n", 0, start) + 1, 0)
+    para = max(text.rfind("\n", max(0, start - _REACH), start) + 1, start - _REACH, 0)
     lead = text[para:start]
-    cuts = [m.end() for m in re.finditer(r"(?<!\d)[" + ends + r"](?:\s+|$)", lead)]
+    cuts = [m.end() for m in re.finditer(r"(?<!\d)[" + ends + r"]\)?(?:\s+|$)", lead)]
     return lead[cuts[-1] :] if cuts else lead
 
 
@@ -105,12 +108,17 @@ def asides_unboxed(text: str) -> str | None:
     if not boxes or boxes[-1][2] is None or not _in_aside(text, boxes[-1][0], boxes[-1][1]):
         return text
     boxes = [b for b in boxes if b[2] is not None]
-    aside = [_in_aside(text, s, e) for s, e, _ in boxes]
-    if all(aside):
+    # from the last box back to the first one outside an aside: only the asides after it need reading
+    asides: list[tuple[int, int, str | None]] = []
+    for box in reversed(boxes):
+        if not _in_aside(text, box[0], box[1]):
+            break
+        asides.append(box)
+    else:
         return None
     out, pos = [], 0
-    for (s, e, _), is_aside in zip(boxes, aside):
-        if is_aside and s >= pos:
+    for s, e, _ in reversed(asides):
+        if s >= pos:
             # the whole aside goes: what it says (a counterfactual, a pitfall) must not read as a hedge later
             begin = s - len(_lead(text, s))
             stop = _SENTENCE_END_RE.search(text, e)

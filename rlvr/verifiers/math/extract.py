@@ -58,7 +58,7 @@ from rlvr.verifiers.math.phrases import (
     alternatives_after,
     prose_scale,
 )
-from rlvr.verifiers.math.truncation import cut_off, drop_unclosed_think
+from rlvr.verifiers.math.truncation import cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.vocab import (
     COPULAS,
     NUMBER_WORDS,
@@ -71,8 +71,8 @@ _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
 # the model went on to a new chat turn: nothing after it answers this one
 _NEXT_TURN_RE = re.compile(
     r"<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>|</s>|\[INST\]"
-    # a new turn or a new problem written out: `Human:`, `User:`, `Problem 2:`, `### Exercise`
-    r"|\n[ \t]*(?:Human|User|Assistant)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
+    # a new turn or a new problem written out: `Human:`, `User:`, `Q:` (few-shot), `Problem 2:`, `### Exercise`
+    r"|\n[ \t]*(?:Human|User|Assistant|Q)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
 )
 
 
@@ -202,8 +202,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
     text = drop_unclosed_think(
         _tagged_reply(read_code(undouble_backslashes(text)))
     )  # a draft never closed answers nothing
-    if not text.strip():
-        return None
+    if not text.strip() or revising_when_cut(text):
+        return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
     for method in methods:
         if method == "boxed":
             unboxed = asides_unboxed(text)  # `\\boxed{40}. (For comparison, ... \\boxed{26}.)`: 40

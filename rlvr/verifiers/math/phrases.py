@@ -34,17 +34,22 @@ _PHRASE_RE = re.compile(
 # (no two adjacent parts may match the same run of text, and the number is possessive: a long run of spaces
 # or digits must not be split in every way before the match fails, which took time quadratic in its length)
 _ALTERNATIVE_RE = re.compile(
-    r"^[\s$\\\"'*]*(?:\(\s*)?(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*\(?\s*(?:,|and|or)\s*\})[\s\"'*]*"
+    r"^[\s$\\\"'*]*(?:_?\{)?\(?\s*(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*\(?\s*(?:,|and|or)\s*\})[\s\"'*]*"
     r"(?:(?:" + "|".join(ALTERNATIVE_HEDGES) + r")\s+)?"
     r"(?:\$+([^$]+?)\$+|\\\((.+?)\\\)|(-?\d++(?:\.\d++)?+)(?![\d.]*\s*[A-Za-z]{3}))"
 )
+
+
+#: An alternative is offered right after an answer: only this many characters after it are read (the pattern
+#: backtracks over whitespace, so an unbounded tail of 20,000 spaces would cost seconds)
+_ALTERNATIVE_REACH = 400
 
 
 def alternatives_after(text: str, first: str) -> list[str]:
     """Further values offered right after an answer (`$3$ or $4$`): a hedge, so the answer is all of them."""
     found: list[str] = []
     while len(found) < 20:
-        m = _ALTERNATIVE_RE.match(text)
+        m = _ALTERNATIVE_RE.match(text[:_ALTERNATIVE_REACH])  # bounded: runs of spaces backtrack
         if m is None:
             return found
         value = re.sub(r"^[A-Za-z]\s*=\s*", "", next(g for g in m.groups() if g is not None).strip())

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.vocab import ERROR_WORDS
+
 _THINK_OPEN_RE = re.compile(r"<think>", re.IGNORECASE)
 _THINK_CLOSE_RE = re.compile(r"</think>", re.IGNORECASE)
 
 # how an unfinished reply ends: on a word (not a unit right after its number: `28 percent`, `$5$ apples`), a
 # connective operator, a comma or an open bracket. Other scripts and symbols (`4000千克`, `।`, `✓`) end nothing
 # for certain, so they count as finished: no answer is withheld on a guess.
-_LAST_WORD_RE = re.compile(r"[A-Za-z]+\Z")
 _UNIT_AFTER_NUMBER_RE = re.compile(r"(?:\d|\$|%)\s*\Z")
 _OPEN_END_RE = re.compile(r"(?:[=+\-/^_,({\[&]|\\[a-zA-Z]*)\Z")
 
@@ -36,5 +37,27 @@ def cut_off(text: str) -> bool:
     stripped = text.rstrip()
     if _OPEN_END_RE.search(stripped):
         return True
-    word = _LAST_WORD_RE.search(stripped)
-    return word is not None and not _UNIT_AFTER_NUMBER_RE.search(stripped[: word.start()])
+    start = len(stripped)
+    while start > 0 and stripped[start - 1].isascii() and stripped[start - 1].isalpha():
+        start -= 1  # the last word, found from the end (a regex search would rescan every run of letters)
+    return start < len(stripped) and not _UNIT_AFTER_NUMBER_RE.search(stripped[max(0, start - 200) : start])
+
+
+# words that withdraw what was said before them (`Wait, I misread`, `that's not right`, `Let me redo this`); a
+# plain check (`let me check`) withdraws nothing
+_WITHDRAWING_RE = re.compile(
+    r"\b(?:wait|actually|oops|sorry|correction|misread|redo|start\s+over|"
+    + "|".join(ERROR_WORDS)
+    + r")\b|\bno,",
+    re.IGNORECASE,
+)
+
+
+def revising_when_cut(text: str) -> bool:
+    """Whether a reply was cut off (see `cut_off`) in a last paragraph that withdraws what came before it
+    (`\\boxed{12}. Wait, I misread the problem: it asks for odd divisors, so`): whatever it committed to
+    earlier was being revised, and the revision never arrived."""
+    if not cut_off(text):
+        return False
+    last = re.split(r"\n\s*\n", text.rstrip())[-1]
+    return bool(_WITHDRAWING_RE.search(last))
