@@ -471,6 +471,9 @@ def _num_func(name: str, args: list[mpmath.mpc], ctx: mpmath.ctx_mp.MPContext) -
         if name in ("floor", "ceiling"):
             if x.imag:
                 raise NotNumeric("floor of a complex number")
+            if abs(x.real - ctx.nint(x.real)) <= ctx.mpf(10) ** (10 - ctx.dps) * max(1, abs(x.real)):
+                # at an integer the digits cannot tell the side: `\lceil 3 + e^{-1000} \rceil` is 4, not 3
+                raise NotNumeric("floor of a value within rounding of an integer")
             return ctx.mpc(ctx.floor(x.real) if name == "floor" else ctx.ceil(x.real))
         if name == "binomial":
             n, k = args
