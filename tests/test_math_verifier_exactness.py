@@ -114,3 +114,12 @@ def test_a_long_padded_reply_is_answered_within_the_deadline(pad: str) -> None:
     assert verdict.reason != "timeout", (pad, verdict)
     if pad.isspace() or pad in ("~", r"\quad ", "."):  # (a trailing `\ldots` is extraction policy)
         assert verdict.passed and verdict.reason == "correct", (pad, verdict)
+
+
+@pytest.mark.parametrize(
+    ("pred", "want"),
+    [(r"x = 3 + e^{-1000} = 3", False), (r"x = \sqrt{9} = 3", True), (r"x = 6/2 = 3", True)],
+)
+def test_a_chain_link_is_true_only_when_proved(verifier: MathVerifier, pred: str, want: bool) -> None:
+    verdict = verifier.verify(rf"\boxed{{{pred}}}", "3")
+    assert verdict.passed is want and verdict.reason == ("correct" if want else "wrong"), verdict

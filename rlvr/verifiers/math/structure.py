@@ -172,10 +172,13 @@ def _constants_differ(a: Node, b: Node) -> bool:
         return ev.exact_value(a) != ev.exact_value(b)
     except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
         pass
+    # closeness is no proof (`3 + e^{-1000}` is close to 3): a link not proved equal exactly or written alike is
+    # not taken as true, unless neither side has a numeric value to compare
     try:
-        return not ev.numerically_close(ev.numeric_value(a), ev.numeric_value(b), 20)
+        ev.numeric_value(a), ev.numeric_value(b)
     except (ev.NotNumeric, ev.TooBig, ArithmeticError, ValueError):
         return False
+    return a != b
 
 
 def parse_choice(s: str) -> Choice | None:
