@@ -22,7 +22,7 @@ from fractions import Fraction
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.deadline import check as check_deadline
 from rlvr.verifiers.math.scalars import TEST_POINTS, CompareOptions, NeedsSympy, Undecidable, scalars_equal
-from rlvr.verifiers.math.structure import (
+from rlvr.verifiers.math.shapes import (
     Answer,
     Equation,
     Interval,
