@@ -351,3 +351,91 @@ def test_large_inputs_are_answered_quickly(verifier: MathVerifier, pred: str, go
     start = time.perf_counter()
     verifier.verify(pred, gold)
     assert time.perf_counter() - start < 1.0
+
+
+# ---- a box labelled with the asked quantity (`m + n = 7`): the value on the right answers a bare gold
+@pytest.mark.parametrize(
+    "pred, gold, reason, error",
+    [
+        (r"\boxed{m+n = 7}", "7", "correct", None),
+        (r"\boxed{r_1^2+r_2^2 = 26}", "26", "correct", None),
+        (r"\boxed{a+b+c = 12}", "12", "correct", None),
+        (r"\boxed{p+q = \frac{5}{2}}", r"\frac{5}{2}", "correct", None),
+        (r"\boxed{\text{Area} = 12}", "12", "correct", None),
+        (r"\boxed{\angle ABC = 40^\circ}", r"40^\circ", "correct", None),
+        (r"\boxed{\text{Total cost} = \$45}", r"\$45", "correct", None),
+        (r"\boxed{x+y=7}", "8", "wrong", None),  # the label is read, the value is not the gold's
+        (r"\boxed{r_1^2+r_2^2 = 36}", "26", "wrong", None),
+        (r"\boxed{\text{Area} = 13}", "12", "wrong", None),
+        (r"\boxed{2x = 4}", "4", "wrong", None),  # a number on the left: a condition to solve, not a label
+        (r"\boxed{m+2n = 7}", "7", "wrong", None),
+        (r"\boxed{x^2 = 4}", "4", "wrong", None),  # one unknown: a condition, whose solution is 2 or -2
+        (r"\boxed{(r_1+r_2)^2 = 36}", "36", "wrong", None),  # a power of a bracket: a step, not the quantity
+        (r"\boxed{m+n = x}", "x", "wrong", None),  # the right side is no constant: a relation, not a value
+        (r"\boxed{m+n=7}", "m+n=8", "wrong", None),  # a gold equation is compared as an equation
+        (r"\boxed{m + n = 7 + 1}", "7", "wrong", None),
+        (r"\boxed{m + n = 3 + 4 = 8}", "8", "wrong", "a false equality (`3 = 4`) answers nothing"),
+        (r"\boxed{\text{Area} = 3 + 4 = 8}", "8", "wrong", None),  # a worded label takes one value only
+    ],
+)
+def test_a_box_labelled_with_the_asked_quantity(
+    verifier: MathVerifier, pred: str, gold: str, reason: str, error: str | None
+) -> None:
+    details = _verdict(verifier, f"Therefore ${pred}$.", gold, reason)
+    assert details.get("error") == error
+    if reason == "wrong" and error is None and "=" in gold:
+        assert details["parsed"] == "m + n = 7"
+
+
+def test_a_gold_condition_is_not_a_label(verifier: MathVerifier) -> None:
+    # the reading is the reply's alone: a gold `x + y = 7` is a line, which a bare 7 does not answer
+    _verdict(verifier, r"\boxed{7}", "x+y=7", "wrong")
+    _verdict(verifier, r"\boxed{x+y=7}", "x+y=7", "correct")
+
+
+# ---- an AMC gold written with its option's value (`\textbf{(C)}\ 12`): the letter or the value answers it
+_AMC_GOLDS = [
+    r"\textbf{(C)}\ 12",
+    r"\textbf{(C) }12",
+    r"\mathrm{(C)}\ 12",
+    r"\text{(C) }12",
+    r"\qquad\textbf{(C)}\ 12",
+]
+
+
+@pytest.mark.parametrize("gold", _AMC_GOLDS)
+@pytest.mark.parametrize(
+    "pred, reason, error",
+    [
+        (r"\boxed{C}", "correct", None),
+        (r"\boxed{(C)}", "correct", None),
+        (r"\boxed{\textbf{(C)}}", "correct", None),
+        (r"\boxed{\text{(C)}}", "correct", None),
+        (r"\boxed{12}", "correct", None),
+        (r"The answer is $\textbf{(C)}\ 12$.", "correct", None),
+        (r"The answer is $\textbf{(C)}$.", "correct", None),
+        (r"\boxed{D}", "wrong", None),
+        (r"\boxed{13}", "wrong", None),
+        (r"\boxed{(C)\ 13}", "wrong", "option C is written with the value '13', not the gold's"),
+        (r"\boxed{\textbf{(D)}\ 12}", "wrong", None),  # the value of C under another letter
+        (r"\boxed{(C) and (D)}", "wrong", None),
+        (r"\boxed{C, D}", "wrong", None),
+    ],
+)
+def test_an_amc_gold_with_its_value(
+    verifier: MathVerifier, gold: str, pred: str, reason: str, error: str | None
+) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    assert details.get("error") == error
+
+
+def test_an_amc_gold_keeps_its_letter_and_value() -> None:
+    from rlvr.verifiers.math.config import MathVerifierConfig
+    from rlvr.verifiers.math.gold import parse_gold
+    from rlvr.verifiers.math.shapes import Choice
+
+    answer = parse_gold(r"\textbf{(C)}\ \frac{5}{2}", MathVerifierConfig()).answer
+    assert isinstance(answer, Choice) and answer.letter == "C" and answer.value is not None
+    assert answer.value.show() == "5/2"
+    named = parse_gold("(D) Alina", MathVerifierConfig()).answer  # option text, not a value: the letter alone
+    assert isinstance(named, Choice) and named.letter == "D" and named.value is None

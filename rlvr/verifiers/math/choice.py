@@ -51,6 +51,19 @@ def choice_hedged(text: str, letter: str) -> bool:
     return revision is not None and bool(set(other_options(text[revision.end() :])) - {letter})
 
 
+# `(C) 12` once normalised (`\\textbf{(C)}\\ 12`, `\\mathrm{(C)}~12`): a bracketed letter, then one value
+_OPTION_VALUE_RE = re.compile(r"^\s*\(\s*([A-J])\s*\)\s*(\S.*?)\s*$")
+
+
+def option_with_value(plain: str) -> tuple[str, str] | None:
+    """The letter and the value text of an option written with its value (`(C) 12`), or None; a text that
+    names another option after the letter (`(C) 12 or (D) 13`) is not one option with its value."""
+    m = _OPTION_VALUE_RE.match(plain)
+    if m is None or other_options(m.group(2)):
+        return None
+    return m.group(1), m.group(2)
+
+
 def answer_start(text: str) -> int:
     """Where the final answer statement starts: the last box, else the last answer phrase, else 0."""
     boxes = _outer_boxes(text)

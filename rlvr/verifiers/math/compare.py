@@ -60,8 +60,9 @@ def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
         # a labelled gold `(p, q) = (3, 2)`, `AB = 4`, `V_1:V_2 = 11:21` is answered by its value
         return is_label(gold.lhs) and answers_equal(gold.rhs, pred, opts)
     if isinstance(pred, Equation):
-        # `x = 5` for `5`; `n = 1, 2` for `1, 2`; `\det(A) = -2` for `-2`
-        return is_label(pred.lhs) and answers_equal(gold, pred.rhs, opts)
+        # `x = 5` for `5`; `n = 1, 2` for `1, 2`; `\det(A) = -2` for `-2`; `m + n = 7` for `7`
+        labelled = is_label(pred.lhs) or asked_quantity(pred)
+        return labelled and answers_equal(gold, pred.rhs, opts)
     if isinstance(gold, Scalar):
         if not isinstance(pred, Scalar):
             return False
@@ -132,6 +133,39 @@ def _label_node(node: Node) -> bool:
     if kind == "func" and node[1] in ("Abs", "det") and len(node[2]) == 1:
         return _label_node(node[2][0])
     return False
+
+
+def _name_expression(node: Node) -> bool:
+    """Whether a tree is built of names only: sums, products, quotients and negations of names, and powers of
+    a name to a number or name (`m + n`, `r_1^2 + r_2^2`, `a - b/c`); a number anywhere else (`2x`) is not, nor
+    a power of a bracket (`(r_1 + r_2)^2` is a step of a computation, not the quantity asked for)."""
+    kind = node[0]
+    if kind == "sym":
+        return True
+    if kind in ("add", "mul"):
+        return all(_name_expression(f) for f in node[1])
+    if kind == "div":
+        return _name_expression(node[1]) and _name_expression(node[2])
+    if kind == "neg":
+        return _name_expression(node[1])
+    if kind == "pow":
+        return node[1][0] == "sym" and node[2][0] in ("num", "sym")
+    return False
+
+
+def asked_quantity(pred: Equation) -> bool:
+    """Whether a reply's `lhs = constant` names the quantity asked for (AIME's `m + n = 7`, Vieta's
+    `r_1^2 + r_2^2 = 26`): the left side is an expression of two or more names and nothing else, the right side
+    a constant. One equation cannot fix two unknowns, so it states a value; with one unknown (`x^2 = 4`,
+    `2x = 4`) or a number on the left it is a condition to solve, and a gold equation is never read this way."""
+    lhs, rhs = pred.lhs, pred.rhs
+    return (
+        isinstance(lhs, Scalar)
+        and isinstance(rhs, Scalar)
+        and _name_expression(lhs.node)
+        and len(free_symbols(lhs.node)) >= 2
+        and not free_symbols(rhs.node)
+    )
 
 
 def is_label(a: Answer) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 
 from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.math import compare as cmp
-from rlvr.verifiers.math.choice import answer_start, choice_hedged, stated_choice
+from rlvr.verifiers.math.choice import answer_start, choice_hedged, option_with_value, stated_choice
 from rlvr.verifiers.math.config import MathVerifierConfig
 from rlvr.verifiers.math.extract import Extraction, extract_answer
 from rlvr.verifiers.math.gold import Gold
@@ -19,6 +19,7 @@ from rlvr.verifiers.math.structure import (
     Answer,
     AnswerParseError,
     Choice,
+    Equation,
     Scalar,
     Text,
     false_equality,
@@ -27,6 +28,11 @@ from rlvr.verifiers.math.structure import (
 )
 from rlvr.verifiers.math.vocab import PLURAL_SHIFTS, TEXT_FILLERS, counted_label
 
+# a label in words or an angle's name, `=`, then one value with a digit (no second `=`: chains are judged
+# link by link elsewhere)
+_WORDED_LABEL_RE = re.compile(
+    r"^\s*(?:\\(?:text|mathrm|textbf)\s*\{\s*[A-Za-z][A-Za-z ]*\}|\\angle\s*[A-Z]{1,3})\s*=\s*([^=]*\d[^=]*?)\s*$"
+)
 _COMMA_DECIMAL_RE = re.compile(r"^-?\d+,\d+$")
 # a gold written with a decimal comma only where it cannot be a list: `0,111`, `1000,99`, cents `2,74`
 _GOLD_COMMA_DECIMAL_RE = re.compile(r"^-?(?:(?:0|\d{4,}),\d+|\d+,\d{2})$")
@@ -47,6 +53,9 @@ def decide(
     if isinstance(gold.answer, Choice) and (
         found is None or parse_choice(normalize_answer(found.answer, units=False).text) is None
     ):
+        if found is not None and gold.answer.value is not None:
+            # `\\boxed{12}` for `\\textbf{(C)}\\ 12`: no letter, so the reply is graded as the option's value
+            return decide(completion, _value_gold(gold.answer.value), config, opts)
         letter = stated_choice(completion)  # "The answer is for sure D, it can't be A or B"
         found = Extraction(letter, "choice") if letter else found
     if found is None and isinstance(gold.answer, Text) and _BARE_WORDS_RE.match(completion):
@@ -71,7 +80,14 @@ def decide(
             and choice.letter == gold.answer.letter
             and not _MARKED_OPTION_RE.search(found.answer)
         )
+        clash = _option_value_clash(gold.answer, found.answer, opts) if ok else None
+        if clash is not None:  # `(C) 13` for `\\textbf{(C)}\\ 12`: the right letter with a wrong value
+            return Verdict.fail(Reason.WRONG, error=clash, **details)
         return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+    if not isinstance(gold.answer, Equation | Text) and (worded := _WORDED_LABEL_RE.match(found.answer)):
+        # `\\text{Area} = 12`, `\\angle ABC = 40^\\circ`: a label in words names the value on the right
+        found = Extraction(worded.group(1), found.method)
+        details["extracted"] = found.answer[:500]
     base_clash = _base_clash(gold.text, found.answer) or _foreign_digits(gold.text, found.answer)
     if base_clash is not None:
         return Verdict.fail(Reason.WRONG, error=base_clash, **details)
@@ -114,6 +130,26 @@ def decide(
     except cmp.Undecidable as exc:
         return Verdict.fail(Reason.TIMEOUT, error=str(exc), **details)
     return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+
+
+def _value_gold(value: Answer) -> Gold:
+    """A gold for a choice gold's value alone (`12` of `\\textbf{(C)}\\ 12`)."""
+    text = value.text if isinstance(value, Scalar) else value.show()
+    return Gold(text, None, value, None, text)
+
+
+def _option_value_clash(gold: Choice, pred_text: str, opts: cmp.CompareOptions) -> str | None:
+    """Why a reply's option, written with a value (`(C) 13`), differs from a gold option that carries its value,
+    or None (no value on either side, or the same value); a value that cannot be read or compared is a clash."""
+    option = option_with_value(normalize_answer(pred_text, units=False).text)
+    if gold.value is None or option is None:
+        return None
+    pred = parse_pred(normalize_answer(option[1], units=True).text)
+    try:
+        same = pred is not None and cmp.answers_equal(gold.value, pred, opts)
+    except (cmp.NeedsSympy, cmp.Undecidable):
+        same = False  # an option's value is a number written out: one that needs sympy is not the gold's
+    return None if same else f"option {gold.letter} is written with the value {option[1]!r}, not the gold's"
 
 
 def comma_decimal_equal(gold: Gold, pred: Answer, pred_text: str, opts: cmp.CompareOptions) -> bool:

@@ -6,10 +6,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from rlvr.verifiers.math.choice import option_with_value
 from rlvr.verifiers.math.config import MathVerifierConfig
 from rlvr.verifiers.math.extract import extract_gold
 from rlvr.verifiers.math.normalize import currency_unit, normalize_answer
-from rlvr.verifiers.math.structure import Answer, AnswerParseError, Choice, parse_answer, parse_choice
+from rlvr.verifiers.math.structure import Answer, AnswerParseError, Choice, Text, parse_answer, parse_choice
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,9 @@ def parse_gold(gold: Any, config: MathVerifierConfig) -> Gold:
     if len(text) > 20 * config.max_answer_chars:
         return Gold(text, None, None, "gold answer is too long to be an answer")
     plain = normalize_answer(text, units=False).text
+    valued = _valued_option(plain, config)
+    if valued is not None:
+        return Gold(text, None, valued, None)
     choice = parse_choice(plain)
     if choice is not None and len(text.strip().strip("()$").replace("\\text", "").strip("{}()")) == 1:
         return Gold(text, None, choice, None)
@@ -47,6 +51,20 @@ def parse_gold(gold: Any, config: MathVerifierConfig) -> Gold:
         return Gold(text, norm.unit, None, str(exc))
     except RecursionError:
         return Gold(text, norm.unit, None, "gold answer nested too deeply")
+
+
+def _valued_option(plain: str, config: MathVerifierConfig) -> Choice | None:
+    """A choice gold with its option's value (`\\textbf{(C)}\\ 12`, `\\text{(C) }12`, normalised to `(C) 12`): the
+    letter and the value, or None when what follows the letter is no single math value (a name, more options)."""
+    m = option_with_value(plain)
+    if m is None:
+        return None
+    letter, rest = m
+    try:
+        value = parse_answer(normalize_answer(rest, units=config.strip_units).text)
+    except (AnswerParseError, RecursionError):
+        return None
+    return None if isinstance(value, Text | Choice) else Choice(letter, value)
 
 
 # An option with its text (`(D) Alina`, `C Cecile`): a letter, then a capitalised word (a name or a sentence),

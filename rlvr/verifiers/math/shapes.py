@@ -104,9 +104,10 @@ class Matrix:
 
 @dataclass(eq=False)
 class Choice:
-    """A multiple-choice letter."""
+    """A multiple-choice letter; a gold may carry the chosen option's value (AoPS `\\textbf{(C)}\\ 12`)."""
 
     letter: str
+    value: Answer | None = None
 
     def show(self) -> str:
         return self.letter
