@@ -10,7 +10,8 @@ from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.extract import extract_answer, extract_gold, last_boxed
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.normalize import canonical_text, normalize_answer
-from rlvr.verifiers.math.structure import Equation, Interval, Relation, Seq, Text, parse_answer
+from rlvr.verifiers.math.shapes import Equation, Interval, Relation, Seq, Text
+from rlvr.verifiers.math.structure import parse_answer
 from rlvr.verifiers.math.tree import expand_pm, free_symbols, to_text
 
 

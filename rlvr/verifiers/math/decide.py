@@ -14,18 +14,8 @@ from rlvr.verifiers.math.extract import Extraction, extract_answer
 from rlvr.verifiers.math.gold import Gold
 from rlvr.verifiers.math.normalize import canonical_text, currency_unit, normalize_answer
 from rlvr.verifiers.math.notation import bases_written, numeral_base
-from rlvr.verifiers.math.shapes import describe
-from rlvr.verifiers.math.structure import (
-    Answer,
-    AnswerParseError,
-    Choice,
-    Equation,
-    Scalar,
-    Text,
-    false_equality,
-    parse_answer,
-    parse_choice,
-)
+from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Equation, Scalar, Text, describe
+from rlvr.verifiers.math.structure import false_equality, parse_answer, parse_choice
 from rlvr.verifiers.math.vocab import PLURAL_SHIFTS, TEXT_FILLERS, counted_label
 
 # a label in words or an angle's name, `=`, then one value with a digit (no second `=`: chains are judged

@@ -10,7 +10,8 @@ from rlvr.verifiers.math.choice import option_with_value
 from rlvr.verifiers.math.config import MathVerifierConfig
 from rlvr.verifiers.math.extract import extract_gold
 from rlvr.verifiers.math.normalize import currency_unit, normalize_answer
-from rlvr.verifiers.math.structure import Answer, AnswerParseError, Choice, Text, parse_answer, parse_choice
+from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Text
+from rlvr.verifiers.math.structure import parse_answer, parse_choice
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import mpmath
 
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.deadline import check as check_deadline
-from rlvr.verifiers.math.structure import Scalar
+from rlvr.verifiers.math.shapes import Scalar
 from rlvr.verifiers.math.tree import Node, constants, free_symbols, has_kind, substitute
 
 
