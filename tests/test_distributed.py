@@ -309,6 +309,20 @@ def test_killed_rollout_and_verifier_workers_are_recovered_and_change_nothing(
         assert torch.equal(tensor, weights[name]), name
 
 
+def assert_resumed_like(unbroken: list[dict[str, float]], resumed: list[dict[str, float]]) -> None:
+    """The resumed steps equal the unbroken run's, bit for bit: the buffer's contents, the stream position and
+    the weights generation lagged with all came across the checkpoint, and one loop took the same step."""
+    for a, b in zip(unbroken, resumed, strict=True):
+        for key in (
+            "rollout/reward_mean",
+            "rollout/generated_tokens",
+            "buffer/size",
+            "compute/unique_rollouts",
+        ):
+            assert a[key] == b[key], key
+        assert a["train/loss"] == b["train/loss"], "the resumed step differs from the unbroken run's"
+
+
 @pytest.mark.slow
 def test_a_crashed_run_resumes_from_its_last_checkpoint(tmp_path: Path, ray_local) -> None:
     """T=2, sync_every=2: a run dies after step 3, the next one resumes at step 2 and ends like an unbroken run."""
@@ -337,15 +351,7 @@ def test_a_crashed_run_resumes_from_its_last_checkpoint(tmp_path: Path, ray_loca
     finally:
         resumed.close()
     assert [r["step"] for r in rows] == [3, 4]
-    for a, b in zip(rows_single[2:], rows):
-        for key in (
-            "rollout/reward_mean",
-            "rollout/generated_tokens",
-            "buffer/size",
-            "compute/unique_rollouts",
-        ):
-            assert a[key] == b[key], key  # the buffer's contents and the lagging weights survived
-        assert a["train/loss"] == b["train/loss"]  # one step, one loop: bit for bit across a resume
+    assert_resumed_like(rows_single[2:], rows)
     assert rank_weights_agree(weights)
     for name, tensor in single.model.state_dict().items():
         assert torch.equal(weights[0][name], tensor), name
@@ -358,8 +364,9 @@ def test_a_crashed_run_resumes_from_its_last_checkpoint(tmp_path: Path, ray_loca
 @pytest.mark.slow
 @pytest.mark.parametrize("first_on_ray", [False, True], ids=["single-then-ray", "ray-then-single"])
 def test_a_checkpoint_moves_between_runtimes(tmp_path: Path, ray_local, first_on_ray: bool) -> None:
-    """One checkpoint format: a run stopped at step 3 (generation one version behind) in one runtime resumes in the other (sync, T=2) and ends
-    bit for bit like the unbroken single-process run; the switch itself must be accepted explicitly."""
+    """One checkpoint format: a run stopped at step 3 (generation one version behind) in one runtime resumes
+    in the other (sync, T=2) and ends bit for bit like the unbroken single-process run; the switch itself must
+    be accepted explicitly."""
     kwargs = {"steps": 5, "checkpoint_every": 3, "sync_every": 2}
     unbroken = Trainer(tiny_config(tmp_path / "unbroken", **kwargs))
     rows_ref = unbroken.fit()
@@ -379,19 +386,11 @@ def test_a_checkpoint_moves_between_runtimes(tmp_path: Path, ray_local, first_on
     resumed = Trainer(replace(after, train=replace(after.train, accept_changes=True)))
     try:
         rows = resumed.fit()
-        weights = resumed.learners.all_weights()[0] if first_on_ray is False else resumed.model.state_dict()  # type: ignore[union-attr]
+        weights = resumed.model.state_dict() if first_on_ray else resumed.learners.all_weights()[0]  # type: ignore[union-attr]
     finally:
         resumed.close()
     assert [r["step"] for r in rows] == [4, 5]
-    for a, b in zip(rows_ref[3:], rows):
-        for key in (
-            "rollout/reward_mean",
-            "rollout/generated_tokens",
-            "buffer/size",
-            "compute/unique_rollouts",
-        ):
-            assert a[key] == b[key], key  # buffer contents, stream position and lagging weights came across
-        assert a["train/loss"] == b["train/loss"], "the resumed step differs from the unbroken run's"
+    assert_resumed_like(rows_ref[3:], rows)
     for name, tensor in unbroken.model.state_dict().items():
         assert torch.equal(weights[name], tensor), name
 
