@@ -88,7 +88,10 @@ def decide(
         ok = (
             "?" not in found.answer
             and "^" not in found.answer
-            and _same_words(_text_key(canonical_text(found.answer)), _text_key(gold.answer.key))
+            and (
+                _same_words(_text_key(canonical_text(found.answer)), _text_key(gold.answer.key))
+                or _yes_no_restated(found.answer, gold.answer.key)
+            )
         )
         details["parsed"] = canonical_text(found.answer)
         return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
@@ -211,6 +214,7 @@ def _text_key(key: str) -> str:
 
 _GOLD_NUMERAL_RE = re.compile(r"^\s*\$?\s*[0-9A-F]+_\{?(\d{1,2})\}?\s*\$?\s*$")
 _DIGITS_RE = re.compile(r"^\s*[0-9A-F]+\s*$")
+_HEX_NUMERAL_RE = re.compile(r"^\s*(?=[0-9a-fA-F]*\d)[0-9a-fA-F]+_\{?16\}?\s*$")
 
 
 def _base_clash(gold_text: str, pred_text: str) -> str | None:
@@ -227,6 +231,9 @@ def _in_gold_base(gold_text: str, pred_text: str) -> str:
     question asked for that base, so its digits are the answer with or without the subscript (`12` is `12_3`)
     and the decimal value (`5`) is not (`_foreign_digits` says why); anything else is left as it is."""
     gold = _GOLD_NUMERAL_RE.match(gold_text)
+    if gold is not None and int(gold.group(1)) == 16 and _HEX_NUMERAL_RE.match(pred_text):
+        # `2a_{16}` for `2A_{16}`: hex digits have no case (against a base-16 gold, `a_{16}` names no term)
+        return pred_text.upper()
     if gold is None or not _DIGITS_RE.match(pred_text):
         return pred_text
     base = int(gold.group(1))
@@ -245,6 +252,24 @@ def _foreign_digits(gold_text: str, pred_text: str) -> str | None:
     if numeral_base(pred_text.strip(), base) is not None:
         return None
     return f"{pred_text.strip()} is no numeral of base {base}, the base the gold is written in"
+
+
+# `Yes, it is possible.`: a yes or no, a comma or stop, then a sentence that restates it
+_YES_NO_RE = re.compile(r"^\W*(yes|no)\s*[,.;:!]\s*(\w.*)$", re.I | re.S)
+_NEGATION_RE = re.compile(r"\b(?:not|no|never|cannot|impossible|none|nothing|neither|nor|\w+n't)\b", re.I)
+_TURN_RE = re.compile(r"\b(?:yes|but|however|although|though|unless|if|only|except)\b", re.I)
+
+
+def _yes_no_restated(pred_text: str, gold_key: str) -> bool:
+    """Whether a reply is the gold's yes/no followed by a sentence of the same sense (`Yes, it is possible.` for
+    `yes`, `No, it cannot.` for `no`): the sentence must not turn (`but`, `if`, a second yes) and must deny
+    exactly when the answer is no (`Yes, it is not possible.` and `No, it is possible.` say both)."""
+    text = re.sub(r"\\(?:text|textbf|mathrm)\s*\{([^{}]*)\}", r"\1", pred_text)
+    m = _YES_NO_RE.match(text)
+    if gold_key not in ("yes", "no") or m is None or m.group(1).lower() != gold_key:
+        return False
+    rest = m.group(2)
+    return not _TURN_RE.search(rest) and bool(_NEGATION_RE.search(rest)) == (gold_key == "no")
 
 
 # a whole reply of a few words and nothing else (no digit, no LaTeX): against a text gold, it is the answer

@@ -9,6 +9,8 @@ Each rewrite keeps what a reader sees and the value it denotes:
 - a matrix written as nested lists (`[[1,2],[3,4]]`, at least two rows of one length) is that matrix;
 - a transposed literal matrix (`M^T`, `M^{T}`, `M^\\top`, `{M}^{\\top}`) is the transposed matrix, so a row
   vector transposed is a column vector;
+- a function's rule declared for all real arguments (`f(x) = x \\text{ for all } x \\in \\mathbb{R}`) is the rule;
+- a braced comma between digits (`0{,}5`) is a decimal comma unless it groups thousands (`1{,}000`);
 - a numeral with a base subscript (`12_3`, `1011_2`, `(101)_2`, `5_{(6)}`, `101_{\\text{two}}`, `1A_{16}`) is
   its value. Only digits valid in that base are read (`7_2` stays as written, and so is wrong), letters only
   in base 16 (`C_7`, `F_{20}` are names), and never after a letter, `\\`, `^` or `_` (`x_3`, `10^2_3`).
@@ -33,6 +35,16 @@ _MATRIX_T_RE = re.compile(
     r"\s*\^\s*(?:\{\s*(?:T|\\top|\\intercal|\\mathsf\s*\{T\}|\\mathrm\s*\{T\})\s*\}|T|\\top|\\intercal)"
     r"(?![A-Za-z])",
     re.S,
+)
+# `0{,}5`, `3{,}14`: the braced comma is how LaTeX writes a decimal comma (no space after it); it groups thousands
+# only before exactly three digits after a first group that is not 0 (`1{,}000`, read in `normalize`)
+_DECIMAL_COMMA_RE = re.compile(r"(?<![\d.,}])(0|\d+(?=\{,\}(?!\d{3}(?![\d{]))))\{,\}(\d+)(?![\d{])")
+# `f(x) = x \\text{ for all } x \\in \\mathbb{R}`: a function's rule declared over all reals is the rule (the reals
+# are the domain a functional equation is solved on); any other domain (`x > 0`, `\\mathbb{Q}`) stays and so differs
+_ALL_REALS_DOMAIN_RE = re.compile(
+    r"^\s*([A-Za-z])\s*\(\s*([a-z])\s*\)\s*=(?P<rule>.+?)[,;]?\s*\(?\s*(?:\\text\s*\{\s*)?"
+    r"(?:for\s+(?:all|every|any)|\\forall)(?P<real>\s+real)?(?:\s*\})?\s*\2\s*"
+    r"(?P<in>\\in\s*(?:\\mathbb\s*\{?\s*R\s*\}?|\\R(?![a-zA-Z])))?(?:\s*\})?\s*\)?\s*\.?\s*$"
 )
 _BASE_WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -127,6 +139,10 @@ def rewrite_notation(s: str) -> str:
     s = _ROW_SKIP_RE.sub(r"\\\\", s)
     s = _PART_NAME_RE.sub(r"\\\1 ", s)
     s = _nested_list(s)
+    if "for" in s and (domain := _ALL_REALS_DOMAIN_RE.match(s)) and (domain["real"] or domain["in"]):
+        s = s[: domain.start("rule")] + domain["rule"]
+    if "{,}" in s:
+        s = _DECIMAL_COMMA_RE.sub(r"\1.\2", s)
     if "matrix" in s:
         s = _MATRIX_T_RE.sub(_transposed, s)
     if "_" in s:

@@ -112,7 +112,7 @@ def _cached(sc: Scalar, key: str, what: str, compute: Any) -> Any:
     return sc.cache[k][1]
 
 
-def _approx_info(node: Node) -> tuple[Fraction, int, int] | None:
+def decimal_literal(node: Node) -> tuple[Fraction, int, int] | None:
     """(value, decimals, significant digits) if the tree is one decimal literal (a decimal approximation)."""
     sign = 1
     if node[0] == "neg":
@@ -134,26 +134,35 @@ def _approx_matches(
     pi (each is within 1e-9 of it, and each states a digit that is wrong).
     """
     value, decimals, sig = approx
-    ctx = ev.numeric_context(80)
-    exact = ctx.mpf(other.numerator) / other.denominator if isinstance(other, Fraction) else ctx.mpf(other)
-    if sig >= opts.min_significant_digits or not is_pred:
-        scaled = exact * ctx.mpf(10) ** decimals
-        target = value * 10**decimals
-        if target.denominator == 1:
-            t = target.numerator
-            floor = int(ctx.floor(scaled))
-            frac = scaled - floor
-            allowed = {floor + (1 if frac > 0.5 else 0)}
-            if abs(frac - ctx.mpf(0.5)) < ctx.mpf(10) ** -30:  # a tie rounds either way
-                allowed |= {floor, floor + 1}
-            if t in allowed:
-                return True
+    if (sig >= opts.min_significant_digits or not is_pred) and rounds_to(value, decimals, other):
+        return True
     if is_pred:
         return False
     if opts.rel_tol > 0:
+        ctx = ev.numeric_context(80)
+        exact = (
+            ctx.mpf(other.numerator) / other.denominator if isinstance(other, Fraction) else ctx.mpf(other)
+        )
         approx_value = ctx.mpf(value.numerator) / value.denominator
         return bool(abs(approx_value - exact) <= opts.rel_tol * abs(exact))
     return False
+
+
+def rounds_to(value: Fraction, decimals: int, other: Any) -> bool:
+    """Whether the decimal `value`, written with `decimals` places, is the real `other` (a Fraction or an mpmath
+    number) correctly rounded to them: `0.333` is 1/3, `1.5` is not sqrt 2, `0.6` is not 1/2 (a tie either way)."""
+    ctx = ev.numeric_context(80)
+    exact = ctx.mpf(other.numerator) / other.denominator if isinstance(other, Fraction) else ctx.mpf(other)
+    scaled = exact * ctx.mpf(10) ** decimals
+    target = value * 10**decimals
+    if target.denominator != 1:
+        return False
+    floor = int(ctx.floor(scaled))
+    frac = scaled - floor
+    allowed = {floor + (1 if frac > 0.5 else 0)}
+    if abs(frac - ctx.mpf(0.5)) < ctx.mpf(10) ** -30:  # a tie rounds either way
+        allowed |= {floor, floor + 1}
+    return target.numerator in allowed
 
 
 def _decimal_rule(g: Node, p: Node, gv: Any, pv: Any, opts: CompareOptions) -> bool | None:
@@ -162,7 +171,7 @@ def _decimal_rule(g: Node, p: Node, gv: Any, pv: Any, opts: CompareOptions) -> b
     Two decimal literals are both taken as exact (a gold `2.5` is not an approximation of `2.51`); they
     match only when equal.
     """
-    ga, pa = _approx_info(g), _approx_info(p)
+    ga, pa = decimal_literal(g), decimal_literal(p)
     if ga is None and pa is None:
         return None
     if ga is not None and pa is not None:  # equal values were accepted above; `1.0` is not `1.0000000001`

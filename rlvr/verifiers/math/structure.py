@@ -13,6 +13,7 @@ import re
 from fractions import Fraction
 
 from rlvr.verifiers.math import evaluate as ev
+from rlvr.verifiers.math.chains import constants_differ, false_link
 from rlvr.verifiers.math.inequalities import abs_band, abs_chain, abs_outside, linear_bound
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, unit_vector_form
@@ -30,7 +31,7 @@ from rlvr.verifiers.math.shapes import (
     Text,
     Union,
 )
-from rlvr.verifiers.math.tree import Node, expand_pm, free_symbols, has_pm, to_text
+from rlvr.verifiers.math.tree import expand_pm, free_symbols, has_pm, to_text
 from rlvr.verifiers.math.vocab import ALL_REALS, MATH_WORDS, NO_SOLUTION, NUMBER_WORDS
 
 _OPEN = "([{"
@@ -152,33 +153,16 @@ def other_options(text: str) -> list[str]:
 
 
 def false_equality(s: str) -> bool:
-    """Whether `s` is a chain of equalities whose constant members are not all equal (`3 = 4`, `x = 5 = 3`):
-    a false statement answers nothing, whatever its last member. Decimals (`\\frac13 = 0.333`) are left alone."""
+    """Whether `s` is a chain of equalities with a false link between constants (`3 = 4`, `x = 5 = 3`,
+    `\\frac36 = 0.6 = \\frac12`): a false statement answers nothing, whatever its last member."""
     eq = split_top(s, ("=",))
-    if len(eq) < 2 or "." in s or any(not p.strip() for p in eq):
+    if len(eq) < 2 or any(not p.strip() for p in eq):
         return False
     try:
         members = [scalar(p) for p in eq]
     except AnswerParseError:
         return False
-    # the constant links of the chain must agree: `x = 5 = 3`, `n = 2 + 2 = 3` are false whatever `x`, `n` are
-    constants = [m for m in members if not free_symbols(m.node)]
-    return any(_constants_differ(m.node, constants[-1].node) for m in constants[:-1])
-
-
-def _constants_differ(a: Node, b: Node) -> bool:
-    """Whether two constant expressions have provably different values (exactly, else far apart numerically)."""
-    try:
-        return ev.exact_value(a) != ev.exact_value(b)
-    except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
-        pass
-    # closeness is no proof (`3 + e^{-1000}` is close to 3): a link not proved equal exactly or written alike is
-    # not taken as true, unless neither side has a numeric value to compare
-    try:
-        ev.numeric_value(a), ev.numeric_value(b)
-    except (ev.NotNumeric, ev.TooBig, ArithmeticError, ValueError):
-        return False
-    return a != b
+    return false_link(members)
 
 
 def parse_choice(s: str) -> Choice | None:
@@ -290,7 +274,7 @@ def _parse(s: str, depth: int) -> Answer:
         if any(not p.strip() for p in eq):
             raise AnswerParseError("empty side of an equation")
         lhs = _parse(eq[0], depth + 1)
-        rhs = _parse(eq[-1], depth + 1)
+        rhs = _denial_link(_parse(eq[-1], depth + 1))
         if isinstance(lhs, Scalar) and isinstance(rhs, Scalar) and not free_symbols(lhs.node):
             if not free_symbols(rhs.node):
                 return rhs  # `3 \cdot 4 = 12`: a computation whose result is the answer
@@ -369,6 +353,20 @@ def _reals_without(points: Answer) -> Answer:
     inf = scalar("\\infty")
     bounds = [Scalar(("neg", inf.node), "-\\infty"), *(v[1] for v in values), inf]
     return Union([Interval(lo, hi, True, True) for lo, hi in itertools.pairwise(bounds)])
+
+
+def _denial_link(rhs: Answer) -> Answer:
+    """The last side of an equation with its denial links between constants checked: `x = 5 \\ne 6` is `x = 5`
+    (a true denial adds nothing); `x = 5 \\ne 5` states nothing. A denial alone (`3 \\ne 5`) answers nothing."""
+    if (
+        not isinstance(rhs, Relation)
+        or set(rhs.ops) != {"ne"}
+        or any(free_symbols(m.node) for m in rhs.parts)
+    ):
+        return rhs
+    if all(constants_differ(a.node, b.node) for a, b in itertools.pairwise(rhs.parts)):
+        return rhs.parts[0]
+    raise AnswerParseError("a denial not proved true (`x = 5 \\ne 5`) states nothing")
 
 
 def _relation(s: str, depth: int) -> Answer | None:

@@ -12,7 +12,8 @@ import re
 _ROOTS = {"√": "", "∛": "[3]", "∜": "[4]"}
 
 # the radicand right after a radical: a number (`15`, `2.5`), a name with its digits (`x`, `x₁`) or a brace
-_RADICAND_RE = re.compile(r"\s*(\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])|\\[a-zA-Z]+)")
+# (a minus right after a radical can only be the radicand's sign: `∛−8` is the cube root of -8)
+_RADICAND_RE = re.compile(r"\s*([-\u2212]?\d+(?:\.\d+)?|[A-Za-z](?![A-Za-z])|\\[a-zA-Z]+)")
 
 _VULGAR = {
     "½": (1, 2),
@@ -39,6 +40,9 @@ _VULGAR_RE = re.compile(r"(\d+)?\s*([" + "".join(_VULGAR) + "])")
 _SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺ⁿ", "0123456789-+n"))
 _SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉₋₊", "0123456789-+"))
 _SUPER_RE = re.compile("[" + "".join(_SUPER) + "]+")
+# `¹⁄₂`, `1⁄2`: a fraction slash (U+2044) between numerals, superscript over subscript, is one fraction; a whole
+# number before it makes a mixed number (`2¹⁄₂` is two and a half)
+_SLASH_FRACTION_RE = re.compile("(\\d+)?([⁰¹²³⁴⁵⁶⁷⁸⁹]+|\\d+)\u2044([₀₁₂₃₄₅₆₇₈₉]+|\\d+)")
 _SUB_RE = re.compile("[" + "".join(_SUB) + "]+")
 _ROOT_RE = re.compile("[" + "".join(_ROOTS) + "]")
 
@@ -90,10 +94,21 @@ def _vulgar(m: re.Match[str]) -> str:
     return f"\\frac{{{num}}}{{{den}}}"
 
 
+def _slash_fraction(m: re.Match[str]) -> str:
+    num = "".join(_SUPER.get(c, c) for c in m.group(2))
+    den = "".join(_SUB.get(c, c) for c in m.group(3))
+    if m.group(1) and m.group(2).isascii():  # `12⁄5` is twelve fifths: digits before it are its numerator
+        return f"\\frac{{{m.group(1)}{num}}}{{{den}}}"
+    if m.group(1):
+        return f"({m.group(1)}+\\frac{{{num}}}{{{den}}})"
+    return f"\\frac{{{num}}}{{{den}}}"
+
+
 def rewrite_unicode_math(s: str) -> str:
     """`s` with unicode radicals, vulgar fractions, superscripts and subscripts written in LaTeX."""
     if s.isascii():
         return s
+    s = _SLASH_FRACTION_RE.sub(_slash_fraction, s)
     s = _SUPER_RE.sub(lambda m: "^{" + "".join(_SUPER[c] for c in m.group()) + "}", s)
     s = _SUB_RE.sub(lambda m: "_{" + "".join(_SUB[c] for c in m.group()) + "}", s)
     s = _VULGAR_RE.sub(_vulgar, s)

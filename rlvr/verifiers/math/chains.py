@@ -1,0 +1,99 @@
+"""The links of a chain of equalities between constants (`x = \\frac36 = 0.5 = \\frac12`), each proved or the chain
+is false: exact members must have equal values (or be alike once their exact parts are computed: `\\sqrt{1+1}` is
+`\\sqrt{2}`); a decimal member is the writer's rounding of the exact value, so it must be that value rounded to its
+own places (`0.6` is not 1/2, `1.5` is not the root of 2). Every check is linear in the size of the chain."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+from rlvr.verifiers.math import evaluate as ev
+from rlvr.verifiers.math.scalars import decimal_literal, rounds_to
+from rlvr.verifiers.math.shapes import Scalar
+from rlvr.verifiers.math.tree import Node, free_symbols
+
+
+def false_link(members: list[Scalar]) -> bool:
+    """Whether the parsed members of a chain `a = b = c` have a false link between two constants."""
+    # the constant links of the chain must agree: `x = 5 = 3`, `n = 2 + 2 = 3` are false whatever `x`, `n` are.
+    # A decimal literal is the writer's rounding of the exact value (`\\frac13 = 0.333`): it must be that value
+    # rounded to its own places. A computation with decimals in it (`3.14 \\cdot 4`) is left unjudged: its
+    # rounding error is the writer's, and no rule says how far it may go; a decimal may round its value instead.
+    constants = [m for m in members if not free_symbols(m.node)]
+    decimals = [info for m in constants if (info := decimal_literal(m.node)) is not None]
+    exact = [m.node for m in constants if "." not in m.text]
+    if exact:
+        if any(constants_differ(n, exact[-1]) for n in exact[:-1]):
+            return True
+        computed = [m.node for m in constants if "." in m.text and decimal_literal(m.node) is None]
+        references = [v for n in [exact[-1], *computed] if (v := _real_value(n)) is not None]
+        return bool(references) and any(
+            not any(rounds_to(v, d, r) for r in references) for v, d, _ in decimals
+        )
+    # decimals alone (`0.333 = 0.33`): each is some value rounded, so two differ only past both roundings
+    return any(
+        abs(a - b) > Fraction(1, 2 * 10**da) + Fraction(1, 2 * 10**db)
+        for (a, da, _), (b, db, _) in itertools.pairwise(decimals)
+    )
+
+
+def _real_value(node: Node) -> Fraction | Any | None:
+    """A constant's real value, exact where it can be, else numeric; None if it has none (complex, too big)."""
+    try:
+        re_part, im_part = ev.exact_value(node)
+        return re_part if im_part == 0 else None
+    except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+        pass
+    try:
+        z = ev.numeric_value(node)
+    except (ev.NotNumeric, ev.TooBig, ArithmeticError, ValueError):
+        return None
+    return z.real if abs(z.imag) <= abs(z) * 1e-30 else None
+
+
+def constants_differ(a: Node, b: Node) -> bool:
+    """Whether two constant expressions have provably different values (exactly, else far apart numerically)."""
+    try:
+        return ev.exact_value(a) != ev.exact_value(b)
+    except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+        pass
+    # closeness is no proof (`3 + e^{-1000}` is close to 3): a link not proved equal exactly or written alike is
+    # not taken as true, unless neither side has a numeric value to compare
+    try:
+        ev.numeric_value(a), ev.numeric_value(b)
+    except (ev.NotNumeric, ev.TooBig, ArithmeticError, ValueError):
+        return False
+    try:  # alike once their exact parts are computed: `\\sqrt{1+1} = \\sqrt{2}`
+        return _folded(a) != _folded(b)
+    except RecursionError:
+        return True
+
+
+def _folded(x: Any) -> Any:
+    """A tree with each subtree whose children are exact rationals replaced by its value, bottom-up (each node
+    is evaluated once over number leaves, so the cost is linear): `\\sqrt{1+1}` folds to `\\sqrt{2}`."""
+    if not isinstance(x, tuple):
+        return x
+    if not x or not isinstance(x[0], str):  # a tuple of children
+        return tuple(_folded(c) for c in x)
+    if x[0] == "num":
+        return ("num", x[1], None, None)
+    node = (x[0], *(_folded(c) for c in x[1:]))
+    if x[0] in ("sym", "const") or not _number_leaves(node):
+        return node
+    try:
+        value, imag = ev.exact_value(node)
+    except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+        return node
+    return ("num", value, None, None) if imag == 0 else node
+
+
+def _number_leaves(node: tuple) -> bool:
+    """Whether every child of a node is a number (or a tuple of numbers, or a plain value such as a name)."""
+    for c in node[1:]:
+        items = c if isinstance(c, tuple) and c and not isinstance(c[0], str) else (c,)
+        if any(isinstance(i, tuple) and i[0] != "num" for i in items):
+            return False
+    return True

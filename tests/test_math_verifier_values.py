@@ -1,0 +1,151 @@
+"""Red-team round 5, the value side: every link of a chain between constants is proved (decimals as the writer's
+rounding), true denial links, and notations (a unicode minus under a radical, `¹⁄₂`, lower-case hex digits, a
+braced decimal comma, a yes with its sentence, a function's rule declared for all reals); each rule with its
+wrong counterparts and the reason asserted."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.notation import rewrite_notation
+from rlvr.verifiers.math.structure import false_equality
+from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
+
+FALSE_CHAIN = "a false equality (`3 = 4`) answers nothing"
+
+
+@pytest.fixture(scope="module")
+def verifier() -> MathVerifier:
+    return MathVerifier(in_process=True)
+
+
+def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
+    verdict = verifier.verify(pred, gold)
+    assert verdict.reason == reason, dict(verdict.details)
+    assert verdict.passed is (reason == "correct")
+    return dict(verdict.details)
+
+
+# ---- a decimal link is the exact value rounded to its own places; any other decimal link makes the chain false
+@pytest.mark.parametrize(
+    "pred, gold, reason, error",
+    [
+        (r"$P = \frac{3}{6} = 0.6 = \frac12$", r"\frac{1}{2}", "wrong", FALSE_CHAIN),
+        (r"$P = \frac{3}{6} = 0.5 = \frac12$", r"\frac{1}{2}", "correct", None),
+        (r"$d = \sqrt{1+1} = 1.5 = \sqrt{2}$", r"\sqrt{2}", "wrong", FALSE_CHAIN),
+        (r"$d = \sqrt{1+1} = 1.414 = \sqrt{2}$", r"\sqrt{2}", "correct", None),
+        (r"$d = \sqrt{1+1} = \sqrt{2}$", r"\sqrt{2}", "correct", None),  # folded: the root of 2 both times
+        (r"$d = \sqrt{1+1} = \sqrt{3}$", r"\sqrt{3}", "wrong", FALSE_CHAIN),
+        (r"$x = \frac{2}{3} = 0.666$", r"\frac{2}{3}", "wrong", FALSE_CHAIN),  # truncated, not rounded
+        (r"$A = 4\pi = 3.14 \cdot 4 = 12.56$", "12.56", "correct", None),  # rounds the computation it follows
+    ],
+)
+def test_a_decimal_link_must_round_the_exact_value(
+    verifier: MathVerifier, pred: str, gold: str, reason: str, error: str | None
+) -> None:
+    assert _verdict(verifier, pred, gold, reason).get("error") == error
+
+
+@pytest.mark.parametrize(
+    "chain, false",
+    [
+        (r"x = \frac13 = 0.333", False),
+        (r"x = \frac13 = 0.334", True),
+        (r"x = \pi = 3.14", False),
+        (r"x = \pi = 3.15", True),
+        (r"x = -0.6 = -\frac35", False),
+        ("x = 0.333 = 0.33", False),  # decimals alone: consistent roundings
+        ("x = 0.333 = 0.4", True),
+    ],
+)
+def test_decimal_links_alone(chain: str, false: bool) -> None:
+    assert false_equality(chain) is false
+
+
+def test_a_long_false_sum_is_checked_in_linear_time() -> None:
+    # 5001 ones are not 7: the value is computed, not skipped, and quickly
+    chain = "x = " + " + ".join(["1"] * 5001)
+    start = time.perf_counter()
+    assert false_equality(chain + " = 7") is True
+    assert false_equality(chain + " = 5001") is False
+    assert time.perf_counter() - start < 2.0
+
+
+# ---- a true denial link between constants adds nothing; a false one states nothing
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$x = 5 \neq 6$", "5", "correct"),
+        (r"$\boxed{x = 5 \ne 4}$", "5", "correct"),
+        (r"$x = 5 \neq 6$", "6", "wrong"),
+        (r"$\boxed{x = 5 \ne 5}$", "5", "wrong"),
+        (r"\boxed{3 \neq 5}", "3", "wrong"),  # a denial alone answers nothing
+    ],
+)
+def test_a_denial_link(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    if pred.endswith(r"x = 5 \ne 5}$"):
+        assert details["error"] == "the answer could not be parsed"
+
+
+# ---- notations
+@pytest.mark.parametrize(
+    "text, latex",
+    [
+        ("∛−8", r"\sqrt[3]{−8}"),
+        ("√−4", r"\sqrt{−4}"),
+        ("¹⁄₂", r"\frac{1}{2}"),
+        ("2¹⁄₂", r"(2+\frac{1}{2})"),
+        ("12⁄5", r"\frac{12}{5}"),
+        ("3 − √2", r"3 − \sqrt{2}"),  # a minus before the radical is an operator, not the radicand's sign
+    ],
+)
+def test_unicode_minus_and_slash_fractions(text: str, latex: str) -> None:
+    assert rewrite_unicode_math(text) == latex
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("Final answer: ∛−8", "-2", "correct"),
+        ("Final answer: ∛−8", "2", "wrong"),
+        ("Final answer: ¹⁄₂", r"\frac{1}{2}", "correct"),
+        ("Final answer: ¹⁄₂", "12", "wrong"),
+        (r"\boxed{2a_{16}}", "2A_{16}", "correct"),
+        (r"\boxed{2b_{16}}", "2A_{16}", "wrong"),
+        (r"\boxed{2a}", "2A_{16}", "wrong"),  # no base: `2a` is 2 times a
+        ("Portanto, a resposta é $0{,}5$.", r"\frac{1}{2}", "correct"),
+        ("Portanto, a resposta é $0{,}6$.", r"\frac{1}{2}", "wrong"),
+        (r"$\boxed{1{,}000}$", "1000", "correct"),  # three digits after it: thousands
+        (r"\boxed{\text{Yes, it is possible.}}", r"\text{yes}", "correct"),
+        (r"\boxed{\text{Yes, it is not possible.}}", r"\text{yes}", "wrong"),
+        (r"\boxed{\text{Yes, but only if n is even.}}", r"\text{yes}", "wrong"),
+        (r"$\boxed{f(x) = x \text{ for all } x \in \mathbb{R}}$", "f(x)=x", "correct"),
+        (r"$\boxed{f(x) = x \text{ for all } x \in \mathbb{R}}$", "f(x)=2x", "wrong"),
+        (r"$\boxed{f(x) = x \text{ for all } x > 0}$", "f(x)=x", "wrong"),  # a narrower domain stays
+    ],
+)
+def test_notations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+@pytest.mark.parametrize(
+    "text, out",
+    [
+        ("0{,}5", "0.5"),
+        ("3{,}14", "3.14"),
+        ("0{,}500", "0.500"),  # a first group 0 never groups thousands
+        ("1{,}000", "1{,}000"),  # thousands: left to `normalize`
+        ("1{,}5{,}2", "1{,}5{,}2"),  # a list of three, not a number
+        (r"f(x) = x, \forall x \in \mathbb{R}", "f(x) = x"),
+        (r"f(x)=x \text{ for all real } x", "f(x)=x"),
+        (r"f(x) = x \text{ for all } x \in \mathbb{Q}", r"f(x) = x \text{ for all } x \in \mathbb{Q}"),
+        (r"f(x) = x \text{ for all } y \in \mathbb{R}", r"f(x) = x \text{ for all } y \in \mathbb{R}"),
+        (r"f(x)=x \text{ for all } x", r"f(x)=x \text{ for all } x"),  # no domain named: left as written
+    ],
+)
+def test_rewritten_notations(text: str, out: str) -> None:
+    assert rewrite_notation(text) == out
