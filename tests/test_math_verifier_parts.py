@@ -18,7 +18,8 @@ from rlvr.verifiers.math.tree import expand_pm, free_symbols, to_text
 @pytest.mark.parametrize(
     "text, answer, method",
     [
-        (r"a \boxed{1} b \boxed{2}", "2", "boxed"),
+        (r"a \boxed{1}. Wait, actually \boxed{2}", "2", "boxed"),  # the last box after a revision
+        (r"a \boxed{1} b \boxed{2}", None, None),  # two different boxes, nothing orders them (contested.py)
         (r"\boxed{\frac{a}{\sqrt{b}}}", r"\frac{a}{\sqrt{b}}", "boxed"),
         (r"\boxed{\boxed{3}+1}", r"\boxed{3}+1", "boxed"),  # the outermost last box
         (r"\fbox{x}", "x", "boxed"),

@@ -80,7 +80,9 @@ def test_unicode_fractions_and_powers(verifier: MathVerifier, pred: str, gold: s
     _verdict(verifier, pred, gold, reason)
 
 
-# ---- a box in an aside is not the answer when a box outside the asides exists; asides alone commit nothing
+# ---- a box in an aside next to the answer's box: two different values with no revision between them are no
+# answer (round 5: which box is the aside cannot be read off word lists; `contested.py`); asides alone commit
+# nothing
 @pytest.mark.parametrize(
     "pred, right, wrong",
     [
@@ -100,11 +102,11 @@ def test_unicode_fractions_and_powers(verifier: MathVerifier, pred: str, gold: s
         ),
     ],
 )
-def test_a_box_in_an_aside_is_not_the_answer(
+def test_a_box_in_an_aside_beside_the_answer_leaves_no_answer(
     verifier: MathVerifier, pred: str, right: str, wrong: str
 ) -> None:
-    assert _verdict(verifier, pred, right, "correct")["extracted"] == right
-    _verdict(verifier, pred, wrong, "wrong")
+    _verdict(verifier, pred, right, "no_answer")
+    _verdict(verifier, pred, wrong, "no_answer")
 
 
 @pytest.mark.parametrize(
@@ -117,8 +119,8 @@ def test_a_box_in_an_aside_is_not_the_answer(
             "correct",
         ),
         (r"The sum is $\boxed{26}$. (Correction: I added wrongly; the sum is $\boxed{25}$.)", "26", "wrong"),
-        # a hedge in brackets still offers both values
-        (r"The answer is $\boxed{8}$. (Alternatively $\boxed{7}$.)", "8", "wrong"),
+        # a hedge in brackets offers two values: no answer (round 5: two different boxes, no revision)
+        (r"The answer is $\boxed{8}$. (Alternatively $\boxed{7}$.)", "8", "no_answer"),
         # only asides hold boxes: nothing was committed
         (r"The area is 40. (For comparison, the perimeter is $\boxed{26}$.)", "26", "no_answer"),
     ],

@@ -209,14 +209,8 @@ def test_later_text_that_does_not_change_the_answer(verifier: MathVerifier, pred
     "pred, method",
     [
         ("\\boxed{8}\n\nWait, is it 7?", "hedge"),
-        ("\\boxed{8}\n\nBut maybe the answer is 7.", "hedge"),
         (r"\boxed{8}. Hmm, I'm not sure; it might be 7.", "hedge"),
         ("Final answer: 8. Hmm, or 7.", "hedge"),
-        ("Therefore the answer is $\\boxed{8}$.\n\nAnswer: 7 (if we exclude the endpoint)", "hedge"),
-        ("The answer is \\boxed{8}.\n\n(Alternatively \\boxed{7}.)", "hedge"),
-        ("If $n$ is even: \\boxed{8}. If $n$ is odd: \\boxed{7}.", "hedge"),
-        ("My answer: \\boxed{8}\n\nReference answer: \\boxed{7}", "hedge"),
-        ("\\boxed{8}\n\nThe expected answer is 7.", "hedge"),
         (r"\boxed{8}\text{\boxed{7}}", "boxed"),  # a box hidden in text, a comment or code joins the answer
         ("\\boxed{8}\n% \\boxed{7}", "boxed"),
         ("\\boxed{8}\n<!-- \\boxed{7} -->", "boxed"),
@@ -226,6 +220,27 @@ def test_a_hedge_after_the_answer_is_all_its_values(verifier: MathVerifier, pred
     for gold in ("8", "7"):
         details = _check(verifier, pred, gold, False)
         assert details["method"] == method and "8" in details["extracted"] and "7" in details["extracted"]
+
+
+# round 5: a second committed value (a box or an answer phrase stating a number) that differs from the first,
+# with no revision between them, leaves no answer at all (`contested.py`), whatever words offer it
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "\\boxed{8}\n\nBut maybe the answer is 7.",
+        "Therefore the answer is $\\boxed{8}$.\n\nAnswer: 7 (if we exclude the endpoint)",
+        "The answer is \\boxed{8}.\n\n(Alternatively \\boxed{7}.)",
+        "If $n$ is even: \\boxed{8}. If $n$ is odd: \\boxed{7}.",
+        "My answer: \\boxed{8}\n\nReference answer: \\boxed{7}",
+        "\\boxed{8}\n\nThe expected answer is 7.",
+        r"\boxed{8}. Also \boxed{7}.",
+        "\\boxed{8}\n\nNote: the answer is 7.",
+        r"\boxed{8}. I verified: the answer is 7.",
+    ],
+)
+def test_a_second_different_value_leaves_no_answer(verifier: MathVerifier, pred: str) -> None:
+    for gold in ("8", "7"):
+        assert verifier.verify(pred, gold).reason == "no_answer"
 
 
 @pytest.mark.parametrize(
@@ -293,7 +308,6 @@ def test_assignments_to_two_names_are_one_answer(verifier: MathVerifier) -> None
         r"\boxed{8}\hfill\boxed{7}",
         r"\boxed{8}\\ \boxed{7}",
         r"\boxed{8} vs \boxed{7}",
-        r"\boxed{8}. Also \boxed{7}.",
         r"\boxed{8} (for part a) and \boxed{7} (for part b)",
     ],
 )
@@ -411,13 +425,8 @@ def test_only_a_closing_remark_is_dropped(verifier: MathVerifier, pred: str, ans
     assert _check(verifier, pred, answer, True)["extracted"] == answer
 
 
-@pytest.mark.parametrize(
-    "pred", ["\\boxed{8}\n\nNote: the answer is 7.", r"\boxed{8}. I verified: the answer is 7."]
-)
-def test_an_answer_stated_in_a_remark_or_check_is_a_second_answer(verifier: MathVerifier, pred: str) -> None:
-    for gold in ("8", "7"):
-        assert _check(verifier, pred, gold, False)["extracted"] == "8, 7"
-    _check(verifier, "\\boxed{8}\n\nNote: the answer is not 7.", "8", True)  # a denied one is not
+def test_a_denied_answer_in_a_remark_is_no_second_answer(verifier: MathVerifier) -> None:
+    _check(verifier, "\\boxed{8}\n\nNote: the answer is not 7.", "8", True)  # a stated one: see round 5 above
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.boxes import _outer_boxes
+from rlvr.verifiers.math.boxes import outer_boxes
 from rlvr.verifiers.math.commitment import offers_another
 from rlvr.verifiers.math.vocab import PITFALL_WORDS, REVISION_WORDS
 
@@ -104,7 +104,7 @@ def _in_aside(text: str, start: int, end: int) -> bool:
 def asides_unboxed(text: str) -> str | None:
     """`text` with the boxes of its asides read as plain text when a box outside them exists; None when every
     box is in an aside (no answer was committed); `text` itself when the last box is not in an aside."""
-    boxes = list(_outer_boxes(text))
+    boxes = list(outer_boxes(text))
     if not boxes or boxes[-1][2] is None or not _in_aside(text, boxes[-1][0], boxes[-1][1]):
         return text
     boxes = [b for b in boxes if b[2] is not None]

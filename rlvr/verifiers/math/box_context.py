@@ -8,8 +8,8 @@ import re
 
 from rlvr.verifiers.math.atoms import _PLAIN_NUMBER_RE, Extraction
 from rlvr.verifiers.math.boxes import (
-    _outer_boxes,
     _unbox,
+    outer_boxes,
 )
 from rlvr.verifiers.math.commitment import (
     offers_another,
@@ -35,7 +35,7 @@ def _after_last_box(text: str) -> Extraction | None:
     answer is ..." phrase; after a box holding one number, a concluding sentence with one other number
     ("Therefore, there are 7 ways") or a correction ("Wait, ... it's 7"); a hedge ("Hmm, or 7"), which makes
     the answer all its values. Checks, explanations and values said to be wrong change nothing."""
-    boxes = _outer_boxes(text)
+    boxes = outer_boxes(text)
     if not boxes or boxes[-1][2] is None:
         return None
     rest = text[boxes[-1][1] :]
@@ -89,7 +89,7 @@ def _qualified_box(text: str) -> str | None:
     """The last box's value with the words that make it a bound or a denial, if they stand right around it
     (`the answer is at least \\boxed{12}`, `not \\boxed{12}`, `\\boxed{12} (upper bound)`): such a value is
     not stated as the answer, and the qualified text answers nothing."""
-    start, end, content = _outer_boxes(text)[-1]
+    start, end, content = outer_boxes(text)[-1]
     before = text[max(0, start - 40) : start]
     before = before[max((m.end() for m in _CLAUSE_START_RE.finditer(before)), default=0) :]
     lead = _BEFORE_BOX_RE.search(before)
@@ -105,7 +105,7 @@ def _qualified_box(text: str) -> str | None:
 def _hedged_last_box(text: str) -> str | None:
     """Two boxed values where the clause of the last one offers it as an alternative (`\\boxed{8}.
     (Alternatively \\boxed{7}.)`, `... if repetition is allowed, the answer is \\boxed{13}`): both, a hedge."""
-    boxes = [(start, end, content) for start, end, content in _outer_boxes(text) if content is not None]
+    boxes = [(start, end, content) for start, end, content in outer_boxes(text) if content is not None]
     if len(boxes) < 2:
         return None
     (_, prev_end, prev), (start, _, last) = boxes[-2], boxes[-1]

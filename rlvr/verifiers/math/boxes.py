@@ -54,17 +54,17 @@ def _brace_pairs(text: str) -> dict[int, int]:
 
 
 @functools.lru_cache(maxsize=16)
-def _outer_boxes(text: str) -> tuple[tuple[int, int, str | None], ...]:
+def outer_boxes(text: str) -> tuple[tuple[int, int, str | None], ...]:
     """Every outermost `\\boxed{}`/`\\fbox{}` as (start, end, content); content None if unterminated.
 
     Linear in the text (one brace pass), so thousands of unterminated boxes cost no more than one. One grading
     asks for the boxes of the same text several times (last box, hedges, qualifiers), so the last few texts'
     answers are kept (a pure function of the text; the result is immutable).
     """
-    return tuple(_find_outer_boxes(text))
+    return tuple(_findouter_boxes(text))
 
 
-def _find_outer_boxes(text: str) -> list[tuple[int, int, str | None]]:
+def _findouter_boxes(text: str) -> list[tuple[int, int, str | None]]:
     matches = list(_BOX_RE.finditer(text))
     if not matches:
         return []
@@ -93,7 +93,7 @@ def _find_outer_boxes(text: str) -> list[tuple[int, int, str | None]]:
 def _unbox(content: str) -> str:
     """`\\boxed{\\boxed{5}}` -> `5`: a box whose whole content is another box."""
     for _ in range(20):
-        inner = _outer_boxes(content)
+        inner = outer_boxes(content)
         if len(inner) != 1 or inner[0][2] is None or inner[0][0] != 0 or inner[0][1] != len(content):
             break
         content = inner[0][2]
@@ -119,13 +119,32 @@ _BOX_GAP_PARTS = (
 _BOX_GAP_RE = re.compile(r"^(?:" + "|".join(_BOX_GAP_PARTS) + r")*$")
 
 
+def box_groups(text: str) -> list[tuple[int, int, str]]:
+    """The closed boxes of `text` as answers: (start, end, content), the boxes of one answer split over several
+    (`\\boxed{1} and \\boxed{2}`, nothing but connectives between them) joined as `last_boxed` joins them."""
+    groups: list[tuple[int, int, str]] = []
+    prev_end = None
+    for start, end, content in outer_boxes(text):
+        if content is None:
+            prev_end = None
+            continue
+        part = _unbox(content)
+        if prev_end is not None and groups and _BOX_GAP_RE.match(text[prev_end:start]):
+            first, _, joined = groups[-1]
+            groups[-1] = (first, end, ", ".join(p for p in (joined, part) if p))
+        else:
+            groups.append((start, end, part))
+        prev_end = end
+    return groups
+
+
 def last_boxed(text: str) -> str | None:
     """Content of the last `\\boxed{}`/`\\fbox{}`; '' if it is empty or unterminated; None if there is none.
 
     Boxes at the end that are one answer split over several boxes (`\\boxed{1} and \\boxed{2}`, one box per
     root, nothing but connectives between them) are joined with commas: `1, 2`.
     """
-    boxes = _outer_boxes(text)
+    boxes = outer_boxes(text)
     if not boxes:
         return None
     last = boxes[-1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.boxes import _outer_boxes
+from rlvr.verifiers.math.boxes import outer_boxes
 from rlvr.verifiers.math.phrases import _PHRASE_RE, _REVISION_RE
 from rlvr.verifiers.math.structure import other_options
 from rlvr.verifiers.math.vocab import ALTERNATIVE_HEDGES
@@ -66,7 +66,7 @@ def option_with_value(plain: str) -> tuple[str, str] | None:
 
 def answer_start(text: str) -> int:
     """Where the final answer statement starts: the last box, else the last answer phrase, else 0."""
-    boxes = _outer_boxes(text)
+    boxes = outer_boxes(text)
     if boxes:
         return boxes[-1][0]
     phrases = list(_PHRASE_RE.finditer(text))

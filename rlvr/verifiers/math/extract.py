@@ -32,8 +32,8 @@ from rlvr.verifiers.math.box_context import (
 )
 from rlvr.verifiers.math.box_terms import box_term
 from rlvr.verifiers.math.boxes import (
-    _outer_boxes,
     last_boxed,
+    outer_boxes,
 )
 from rlvr.verifiers.math.closing import stated_after_formula
 from rlvr.verifiers.math.code_blocks import read_code
@@ -44,6 +44,7 @@ from rlvr.verifiers.math.commitment import (
     same_value,
     screen,
 )
+from rlvr.verifiers.math.contested import contested
 from rlvr.verifiers.math.phrases import (
     _CONCLUSION_RE,
     _NEGATED_RE,
@@ -206,21 +207,23 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
     for method in methods:
         if method == "boxed":
+            if contested(text):
+                return None  # two different values, nothing says which one answers: none does
             unboxed = asides_unboxed(text)  # `\\boxed{40}. (For comparison, ... \\boxed{26}.)`: 40
             if unboxed is None:
                 return None  # every box is in an aside: nothing was committed to
             text = unboxed
             boxed = last_boxed(text)
             if boxed is not None:
-                more = alternatives_after(text[_outer_boxes(text)[-1][1] :], boxed) if boxed else []
+                more = alternatives_after(text[outer_boxes(text)[-1][1] :], boxed) if boxed else []
                 if more:  # `\\boxed{3} or 4`: a hedge between values is all of them, never the first
                     return Extraction(", ".join([boxed, *more]), "boxed")
-                if boxed and _ASKED_RE.match(text[_outer_boxes(text)[-1][1] :]):
+                if boxed and _ASKED_RE.match(text[outer_boxes(text)[-1][1] :]):
                     return None  # `\\boxed{\\text{odd}}?`: a box that asks answers nothing
-                suffix = _BOX_SUFFIX_RE.match(text[_outer_boxes(text)[-1][1] :]) if boxed else None
+                suffix = _BOX_SUFFIX_RE.match(text[outer_boxes(text)[-1][1] :]) if boxed else None
                 if suffix is not None:  # `\\boxed{7}^2` states 7^2: what is attached to the box belongs to it
                     return Extraction(f"{{{boxed}}}{suffix.group(1)}", "boxed")
-                if boxed and box_term(text, *_outer_boxes(text)[-1]):  # type: ignore[arg-type]
+                if boxed and box_term(text, *outer_boxes(text)[-1]):  # type: ignore[arg-type]
                     return None  # `$5 + \\boxed{3}$`: the box marks part of a formula, no answer as a whole
                 qualified = _qualified_box(text) if boxed else None
                 if qualified is not None:  # `at least \\boxed{12}`, `\\boxed{12} is a lower bound`
@@ -335,7 +338,7 @@ _STATED_GOLD_RE = re.compile(r"\b(?:is|are|equals)\s*:?\s*(?<!\\)\$[^$]+(?<!\\)\
 def extract_gold(text: str) -> str:
     """The answer part of a reference: its last box or `####` answer if it has one, else all of it."""
     text = undouble_backslashes(text)
-    boxes = _outer_boxes(text)
+    boxes = outer_boxes(text)
     if boxes and boxes[-1][2] is None:  # a reference cut off inside its box: the rest of it is the answer
         return text[text.index("{", boxes[-1][0]) + 1 :].strip()
     parts = [b[2] for b in boxes[-1:]]

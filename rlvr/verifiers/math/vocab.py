@@ -316,6 +316,22 @@ REVISION_WORDS = (
     "instead",
     r"on\s+second\s+thought",
 )
+#: Words that withdraw an answer given before them ("\\boxed{8}. Wait, actually \\boxed{7}", "Correction:", "I made
+#: an error"): only these let a later, different value replace an earlier one (`contested.py`). No hedge
+#: (`hmm`), no pitfall (`mistake`, `wrong` name someone else's error) and no third-person error is one.
+EXPLICIT_REVISIONS = (
+    "wait",
+    "actually",
+    "oops",
+    "sorry",
+    "correction",
+    r"on\s+second\s+thought",
+    r"I\s+(?:made|have\s+made)\s+(?:an?\s+)?(?:\w+\s+)?(?:error|mistake)",
+    r"my\s+(?:mistake|error|bad)",
+    r"I\s+was\s+wrong",
+    r"let\s+me\s+(?:redo|recompute|recalculate|correct|fix)",
+    r"(?:fix|correct)(?:ing|ed)?\s+(?:it|this|that)",
+)
 #: Words that say a check found an error: they end the check (`extract.drop_checks`), so a conclusion after
 #: them may state a new answer. They do not open a revision by themselves ("2 would be wrong" revises nothing).
 ERROR_WORDS = ("wrong", "incorrect", "error", r"should\s+be", r"not\s+right", "mistake")

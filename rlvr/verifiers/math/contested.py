@@ -1,0 +1,112 @@
+"""Two different final values with nothing ordering them: the reply has no answer.
+
+Which of two boxes is "the answer" and which an aside (`(Note: the perimeter is \\boxed{9})`), a pitfall
+(`A typical error is to write \\boxed{9}`) or a value that was not asked cannot be read off word lists: every
+red-team round found phrasings outside them. So the rule is by construction: in the answering part of a reply
+(after `</think>`, as `extract._tagged_reply` cut it), when two committed values differ -- two boxes, or a box
+and a plain number an answer phrase states -- and no explicit revision (`Wait, ... actually`, `Correction:`,
+`I made an error`) stands between the earlier and the later one, the reply committed to no answer.
+
+Left alone: the same value boxed (or stated) twice; boxes joined as one answer (`\\boxed{2} and \\boxed{3}`,
+one box per root: `boxes.box_groups`); an explicit revision, after which only the later values count.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rlvr.verifiers.math.boxes import box_groups
+from rlvr.verifiers.math.commitment import rejected_after, same_value
+from rlvr.verifiers.math.phrases import _NEGATED_RE, _PHRASE_RE, _clean_phrase_answer
+from rlvr.verifiers.math.vocab import EXPLICIT_REVISIONS
+
+_EXPLICIT_REVISION_RE = re.compile(r"\b(?:" + "|".join(EXPLICIT_REVISIONS) + r")\b", re.IGNORECASE)
+# between two values, a progression that makes the later the result of the earlier (`\\boxed{8} \\Rightarrow
+# \\boxed{7}`, `\\boxed{8}. Finally \\boxed{7}.`, `$2^3 = \\boxed{8}$. Then $8 + 1 = \\boxed{9}$`): nothing but
+# punctuation, one progression marker and a formula that computes the later value
+_PROGRESSION_RE = re.compile(
+    r"^[\s$.,;:*]*(?:\\(?:Rightarrow|Longrightarrow|longrightarrow|implies|to)(?![a-zA-Z])|\u2192|\u21d2"
+    r"|\b(?:then|finally)\b)[\s$.,:*]*(?:(?:\\[a-zA-Z]+|[^$\nA-Za-z]|\b[A-Za-z]{1,2}\b)*=[\s$]*)?$",
+    re.IGNORECASE,
+)
+_LATEX_NOISE_RE = re.compile(r"\\[dt]frac")
+
+
+def _key(value: str) -> str:
+    """A value as compared here: `\\dfrac`/`\\tfrac` are `\\frac`, spaces and `$` do not count."""
+    return _LATEX_NOISE_RE.sub(r"\\frac", value).replace("$", "").replace(" ", "").strip(".")
+
+
+def _same(a: str, b: str) -> bool:
+    return same_value(_key(a), _key(b))
+
+
+_NUMBER_VALUE_RE = re.compile(r"^-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")  # `12`, `10,455`, `-0.5`
+# a sentence that does nothing but commit to the value it ends on: `So the answer is \\boxed{7}.`,
+# `Final Answer: The final answer is $10,455$.` (no `(`: a bracket is a remark, not a commitment)
+_COMMITTING_LEAD_RE = re.compile(
+    r"^[\s*#_>]*(?:(?:therefore|thus|hence|so|in\s+conclusion|finally)\s*,?\s*)?"
+    r"(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:|=)?\s*:?[\s*_$]*)+$",
+    re.IGNORECASE,
+)
+_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|\n")  # `$10,455. Final answer: ...`: a number may end one
+_ENDS_SENTENCE_RE = re.compile(r"^[\s$*_]*(?:[.!](?:\s|$)|\n|$)")
+
+
+def _committed(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] (a value) ends a sentence that only commits to it: an answer phrase (after at
+    most a concluding `So`/`Therefore`), the value, the sentence's end."""
+    lead = text[max(0, start - 200) : start]
+    cuts = [m.end() for m in _SENTENCE_END_RE.finditer(lead)]
+    lead = lead[cuts[-1] :] if cuts else lead
+    return bool(_COMMITTING_LEAD_RE.match(lead) and _ENDS_SENTENCE_RE.match(text[end : end + 40]))
+
+
+_NOT_BEFORE_RE = re.compile(r"\bnot\s+(?:the\s+)?[\s$]*\Z", re.IGNORECASE)
+
+
+def _denied(text: str, start: int, end: int) -> bool:
+    """Whether a value is denied right where it stands (`not \\boxed{5}`, `\\boxed{5} is wrong`): no commitment."""
+    return bool(
+        _NOT_BEFORE_RE.search(text[max(0, start - 20) : start]) or rejected_after(text[end : end + 300])
+    )
+
+
+def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """(start, end, value) of the numbers answer phrases state outside any box (`The answer is 12.`); a
+    phrase whose answer is a box is that box, already counted."""
+    found = []
+    for m in _PHRASE_RE.finditer(text):
+        if any(s <= m.start() < e for s, e, _ in boxes):
+            continue
+        after = text[m.end() : m.end() + 200]
+        if _NEGATED_RE.match(after) or re.match(r"[\s$]*\\(?:boxed|fbox)\b", after):
+            continue
+        answer = _clean_phrase_answer(after).strip()
+        at = after.find(answer)
+        if _NUMBER_VALUE_RE.match(answer) and at >= 0:
+            found.append((m.end() + at, m.end() + at + len(answer), answer))
+    return found
+
+
+def contested(text: str) -> bool:
+    """Whether the answering part `text` commits to two different values with no explicit revision between
+    the earlier and the later one (see the module docstring): then it has no answer."""
+    boxes = [g for g in box_groups(text) if g[2]]
+    if not boxes:
+        return False
+    # a box denied where it stands commits to nothing, unless it is the last one (which `extract` would read)
+    boxes = [g for g in boxes[:-1] if not _denied(text, g[0], g[1])] + boxes[-1:]
+    values = sorted(set(boxes + _phrase_values(text, boxes)))
+    last_start, last_end, last = values[-1]
+    final = _committed(text, last_start, last_end)
+    for (start, end, value), (next_start, _, _) in zip(reversed(values[:-1]), reversed(values[1:])):
+        if _EXPLICIT_REVISION_RE.search(text, end, next_start):
+            return False  # `\\boxed{8}. Wait, actually \\boxed{7}`: what came before is withdrawn
+        if _PROGRESSION_RE.match(text[end:next_start]):
+            return False  # `\\boxed{8} \\Rightarrow \\boxed{7}`: the earlier led to the later
+        if _same(value, last):
+            continue
+        if not final or _committed(text, start, end):
+            return True  # two values, neither ordered after the other by a revision or a sole commitment
+    return False

@@ -1,0 +1,111 @@
+"""Red-team round 5, extraction side: rules closed by construction rather than by word lists, each with its
+wrong counterpart and the reason (and extracted value) asserted.
+
+1. Two different committed values (boxes, or a box and an answer phrase's number) with nothing ordering them
+   (no revision, no progression, no sole commitment) are no answer (`contested.py`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.contested import contested
+
+
+@pytest.fixture(scope="module")
+def verifier() -> MathVerifier:
+    return MathVerifier(in_process=True)
+
+
+def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
+    verdict = verifier.verify(pred, gold)
+    assert verdict.reason == reason, dict(verdict.details)
+    assert verdict.passed is (reason == "correct")
+    return dict(verdict.details)
+
+
+# ---- 1. two different values, nothing ordering them: no answer, whatever words call one an aside or a pitfall
+@pytest.mark.parametrize(
+    "pred",
+    [
+        r"$\boxed{12}$ (Note that $\boxed{9}$ would be wrong.)",
+        r"The area is $\boxed{12}$ (Side note: the perimeter is $\boxed{9}$).",
+        "So the answer is $\\boxed{12}$.\n\nA typical error is to write $\\boxed{9}$.",
+        "So the answer is $\\boxed{12}$.\n\nMany students answer $\\boxed{9}$.",
+        "So the answer is $\\boxed{12}$.\n\nDo not confuse this with $\\boxed{9}$.",
+        r"Hence $\boxed{12}$; be careful not to answer $\boxed{9}$.",
+        r"The answer is $\boxed{12}$. Students often get $\boxed{9}$ by forgetting the last term.",
+        "The answer is 12.\n\nMany students answer $\\boxed{9}$.",  # an answer phrase's number is a value too
+        r"Note that $\boxed{12}$ is the answer, not the $\boxed{9}$ from before.",  # `not the` only denies 9 ...
+    ],
+)
+def test_two_different_values_leave_no_answer(verifier: MathVerifier, pred: str) -> None:
+    for gold in ("12", "9"):
+        _verdict(verifier, pred, gold, "no_answer")
+
+
+def test_a_denied_box_is_no_commitment(verifier: MathVerifier) -> None:
+    # ... while a box denied on its own (`not \boxed{5}`, `\boxed{5} is wrong`) commits to nothing
+    assert (
+        _verdict(verifier, r"It is not \boxed{5}; the answer is \boxed{3}.", "3", "correct")["extracted"]
+        == "3"
+    )
+    _verdict(verifier, r"It is not \boxed{5}; the answer is \boxed{3}.", "5", "wrong")
+    _verdict(verifier, r"\boxed{5} is wrong; the answer is \boxed{3}.", "5", "wrong")
+
+
+@pytest.mark.parametrize(
+    "pred, right, wrong",
+    [
+        # the same value boxed twice, or stated and boxed
+        (r"So $x = \boxed{12}$, and the answer is $\boxed{12}$.", "12", "9"),
+        ("The answer is 12.\n\nFinal answer: $\\boxed{12}$", "12", "9"),
+        (r"The answer is $\boxed{\dfrac{1}{2}}$, i.e. $\boxed{\frac{1}{2}}$.", r"\frac{1}{2}", "2"),
+        # an explicit revision withdraws what came before it
+        (r"The answer is $\boxed{9}$. Wait, actually it is $\boxed{12}$.", "12", "9"),
+        (r"The answer is $\boxed{9}$. Correction: $\boxed{12}$.", "12", "9"),
+        (r"The answer is $\boxed{9}$. I made an arithmetic error; the answer is $\boxed{12}$.", "12", "9"),
+        ("The answer is 9.\n\nOops, the sum is $\\boxed{12}$.", "12", "9"),
+        # a progression ends at its last box
+        (r"$\boxed{9} \Rightarrow \boxed{12}$", "12", "9"),
+        (r"First, $3^2 = \boxed{9}$. Then $9 + 3 = \boxed{12}$.", "12", "9"),
+        # boxed steps, then one sentence that only commits to the answer
+        (r"$\boxed{200}$, $\boxed{255}$. Final Answer: The final answer is $12$.", "12", "255"),
+        # ... or a last sentence that only commits to a new value (the last commitment wins)
+        ("$\\boxed{9}$\n\nThe final answer is 12.", "12", "9"),
+        # drafts inside a closed think are not the answer
+        ("<think>\nIt is \\boxed{9}.\n</think>\nThe answer is \\boxed{12}.", "12", "9"),
+    ],
+)
+def test_one_value_or_an_ordered_pair_answers(
+    verifier: MathVerifier, pred: str, right: str, wrong: str
+) -> None:
+    assert _verdict(verifier, pred, right, "correct")["extracted"] in (right, r"\frac{1}{2}")
+    _verdict(verifier, pred, wrong, "wrong")
+
+
+def test_a_commitment_among_values_only_counts_when_it_is_the_last_and_alone(verifier: MathVerifier) -> None:
+    # two sentences that each commit to a different value: neither is ordered after the other
+    _verdict(verifier, "Final answer: 9\n\nThe final answer is $\\boxed{12}$.", "12", "no_answer")
+    # a commitment followed by another value (a remark) is no longer the last word
+    _verdict(
+        verifier, r"Final answer: $\boxed{12}$. For reference, the area is $\boxed{9}$.", "12", "no_answer"
+    )
+    # a commitment with more words after its value is no sole commitment (`is wrong`, `would be a mistake`)
+    _verdict(verifier, "$\\boxed{12}$\n\nAnswer: $\\boxed{9}$ would be a mistake.", "9", "no_answer")
+
+
+def test_one_answer_in_several_boxes_is_kept(verifier: MathVerifier) -> None:
+    assert (
+        _verdict(verifier, r"The roots are $\boxed{2}$ and $\boxed{3}$.", "2, 3", "correct")["extracted"]
+        == "2, 3"
+    )
+    _verdict(verifier, r"The roots are $\boxed{2}$ and $\boxed{3}$.", "3", "wrong")
+
+
+def test_contested_reads_the_answering_part_only() -> None:
+    assert contested(r"\boxed{12}. Many students answer \boxed{9}.")
+    assert not contested(r"\boxed{12}. Many students answer \boxed{12}.")
+    assert not contested(r"\boxed{9}. Wait, \boxed{12}.")
+    assert not contested("no box at all: the answer is 12, or 9")  # phrases alone are `extract`'s to read
