@@ -149,3 +149,50 @@ def test_notations(verifier: MathVerifier, pred: str, gold: str, reason: str) ->
 )
 def test_rewritten_notations(text: str, out: str) -> None:
     assert rewrite_notation(text) == out
+
+
+# ---- an `\approx` link: the number after it is the constant rounded or truncated to its own places
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("The answer is 3√2 ≈ 4.24.", r"3\sqrt{2}", "correct"),
+        ("The answer is 3√2 ≈ 4.25.", r"3\sqrt{2}", "wrong"),
+        (r"\boxed{\pi \approx 3.1415}", r"\pi", "correct"),  # truncated: still an approximation
+        (r"\boxed{\pi \approx 3.15}", r"\pi", "wrong"),
+        (r"\boxed{3\sqrt2 \approx 4}", r"3\sqrt2", "correct"),
+        (r"\boxed{3\sqrt2 \approx 5}", r"3\sqrt2", "wrong"),
+        (r"\boxed{-\sqrt2 \approx -1.41}", r"-\sqrt2", "correct"),
+        (r"\boxed{-\sqrt2 \approx -1.42}", r"-\sqrt2", "wrong"),
+        (r"$x\approx11$", "11", "correct"),  # a name is not judged
+    ],
+)
+def test_an_approximation_link(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    if reason == "wrong":
+        assert details["error"] == "the answer could not be parsed"  # a false approximation states nothing
+
+
+def test_links_before_an_approximation_still_count(verifier: MathVerifier) -> None:
+    details = _verdict(verifier, r"$x = 5+5+1 = 1/3 \approx 11$", "$x = 1/3$", "wrong")
+    assert details["error"] == FALSE_CHAIN
+    _verdict(verifier, r"$x = 5+5+1 = 11 \approx 11.0$", "11", "correct")
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("The answer is aₙ = 2n + 1.", "a_n = 2n+1", "correct"),
+        ("The answer is aₙ = 2n + 1.", "a_n = 2n", "wrong"),
+        (r"\boxed{\{1, 2\} ∪ ∅}", r"\{1,2\}", "correct"),
+        (r"\boxed{\{1, 2\} ∪ ∅}", r"\{1\}", "wrong"),
+        (r"\boxed{(0,1) \cup \emptyset}", "(0,1)", "correct"),
+        (r"\boxed{\emptyset \cup \emptyset}", r"\emptyset", "correct"),
+        (r"\boxed{\emptyset \cup (0,1)}", "(0,1)", "correct"),
+        (r"\boxed{(0,1) \cup \emptyset}", "(0,2)", "wrong"),
+        ("\\boxed{\u200b7}", "7", "correct"),  # a zero-width space shows nothing
+        ("\\boxed{\u00ad7}", "7", "correct"),  # nor does a soft hyphen
+        ("\\boxed{\u200b7}", "8", "wrong"),
+    ],
+)
+def test_unicode_symbols(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)

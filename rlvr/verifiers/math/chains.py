@@ -28,7 +28,7 @@ def false_link(members: list[Scalar]) -> bool:
         if any(constants_differ(n, exact[-1]) for n in exact[:-1]):
             return True
         computed = [m.node for m in constants if "." in m.text and decimal_literal(m.node) is None]
-        references = [v for n in [exact[-1], *computed] if (v := _real_value(n)) is not None]
+        references = [v for n in [exact[-1], *computed] if (v := real_value(n)) is not None]
         return bool(references) and any(
             not any(rounds_to(v, d, r) for r in references) for v, d, _ in decimals
         )
@@ -39,7 +39,7 @@ def false_link(members: list[Scalar]) -> bool:
     )
 
 
-def _real_value(node: Node) -> Fraction | Any | None:
+def real_value(node: Node) -> Fraction | Any | None:
     """A constant's real value, exact where it can be, else numeric; None if it has none (complex, too big)."""
     try:
         re_part, im_part = ev.exact_value(node)
@@ -97,3 +97,28 @@ def _number_leaves(node: tuple) -> bool:
         if any(isinstance(i, tuple) and i[0] != "num" for i in items):
             return False
     return True
+
+
+def approximates(exact: Scalar, approx: Scalar) -> bool:
+    """Whether `exact \\approx approx` can be true: a number written after `\\approx` is the constant rounded or
+    truncated to its own places (`3\\sqrt{2} \\approx 4.24`, `\\pi \\approx 3.1415`; not `4.25`, not `5`); a side
+    with a variable or without a real value passes."""
+    info = decimal_literal(approx.node)
+    node = approx.node[1] if approx.node[0] == "neg" else approx.node
+    if info is None and node[0] == "num" and node[1].denominator == 1:  # an integer: no places
+        info = (-node[1] if approx.node[0] == "neg" else node[1], 0, 0)
+    if info is None or free_symbols(exact.node):
+        return True
+    reference = real_value(exact.node)
+    if reference is None:
+        return True
+    value, places, _ = info
+    if rounds_to(value, places, reference):
+        return True
+    ctx = ev.numeric_context(80)
+    ref = (
+        ctx.mpf(reference.numerator) / reference.denominator if isinstance(reference, Fraction) else reference
+    )
+    scaled = abs(ref) * ctx.mpf(10) ** places
+    truncated = Fraction(int(ctx.floor(scaled)), 10**places) * (1 if ref >= 0 else -1)
+    return truncated == value

@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from rlvr.verifiers.math.notation import rewrite_notation
-from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
+from rlvr.verifiers.math.unicode_math import rewrite_unicode_math, unicode_symbols
 from rlvr.verifiers.math.vocab import SCALES
 
 # `\mathrm{x}` and friends: drop the wrapper, keep the content.
@@ -50,33 +50,6 @@ _DELIM_SIZE_RE = re.compile(
 _SPACING_RE = re.compile(
     r"(?<!\\)\\(?:(?:quad|qquad|thinspace|medspace|thickspace|enspace|hfill)(?![a-zA-Z])|[,;:> ])|~"
 )
-_UNICODE = {
-    "−": "-",
-    "–": "-",
-    "—": "-",
-    "×": r"\times ",
-    "·": r"\cdot ",
-    "⋅": r"\cdot ",
-    "÷": r"\div ",
-    "π": r"\pi ",
-    "√": r"\sqrt",
-    "∞": r"\infty ",
-    "≤": r"\le ",
-    "≥": r"\ge ",
-    "≠": r"\ne ",
-    "∪": r"\cup ",
-    "∩": r"\cap ",
-    "±": r"\pm ",
-    "∓": r"\mp ",
-    "…": r"\ldots ",
-    "⁄": "/",
-    "∈": r"\in ",
-    "ⅈ": "i",
-    "\u00a0": " ",
-    "\u2009": " ",
-    "\u202f": " ",
-}
-_UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _COMMAND_ALIASES = [
     (re.compile(r"\\[dtc]frac(?![a-zA-Z])"), r"\\frac"),
     (re.compile(r"\\[dt]binom(?![a-zA-Z])"), r"\\binom"),
@@ -437,7 +410,7 @@ def currency_unit(s: str) -> str | None:
 def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     """Clean an extracted answer for parsing; see the module docstring for what is rewritten."""
     s = rewrite_unicode_math(strip_math_delimiters(s))  # `√15` takes all of 15 before `√` is `\sqrt`
-    s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
+    s = unicode_symbols(s)
     s = rewrite_notation(s)
     s = _THOUSANDS_BANG_RE.sub(",", s)
     s = s.replace("\n", " ").replace("\\!", "")

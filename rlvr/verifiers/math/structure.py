@@ -13,7 +13,7 @@ import re
 from fractions import Fraction
 
 from rlvr.verifiers.math import evaluate as ev
-from rlvr.verifiers.math.chains import constants_differ, false_link
+from rlvr.verifiers.math.chains import approximates, constants_differ, false_link
 from rlvr.verifiers.math.inequalities import abs_band, abs_chain, abs_outside, linear_bound
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, unit_vector_form
@@ -158,6 +158,9 @@ def false_equality(s: str) -> bool:
     eq = split_top(s, ("=",))
     if len(eq) < 2 or any(not p.strip() for p in eq):
         return False
+    eq[-1] = split_top(eq[-1], ("\\approx",))[
+        0
+    ]  # `x = 5+5+1 = 1/3 \\approx 11`: the links before it still count
     try:
         members = [scalar(p) for p in eq]
     except AnswerParseError:
@@ -227,6 +230,16 @@ def _consistent_approximation(exact: str, approx: str) -> bool:
     return abs(Fraction(exact.strip()) - Fraction(approx.strip())) <= Fraction(1, 2 * 10**digits)
 
 
+def _false_approximation(parts: list[str]) -> bool:
+    """Whether the number after the last `\\approx` is neither the rounding nor the truncation of the constant
+    before it (`3\\sqrt{2} \\approx 4.25`); sides that do not parse as one expression are not judged."""
+    try:
+        exact, approx = scalar(parts[-2].rsplit("=", 1)[-1]), scalar(parts[-1])
+    except AnswerParseError:
+        return False
+    return not approximates(exact, approx)
+
+
 def _parse(s: str, depth: int) -> Answer:
     if depth > 200:
         raise AnswerParseError("answer nested too deeply")
@@ -257,10 +270,17 @@ def _parse(s: str, depth: int) -> Answer:
         return _reals_without(_parse(minus[1], depth + 1))
     union = split_top(s, ("\\cup",))
     if len(union) > 1:
-        return Union([_parse(p, depth + 1) for p in union])
+        joined = [_parse(p, depth + 1) for p in union]
+        # `A \\cup \\emptyset` is A: the empty set adds nothing to a union
+        kept = [a for a in joined if not (isinstance(a, Seq) and not a.items and a.left == "\\{")]
+        if len(kept) <= 1:
+            return (kept or joined)[0]
+        return Union(kept)
     approx = split_top(s, ("\\approx",))
     if len(approx) > 1:  # `x = 1/3 \approx 0.33` is 1/3; `x \approx 11` is 11
-        if not _consistent_approximation(approx[-2].rsplit("=", 1)[-1], approx[-1]):
+        if not _consistent_approximation(approx[-2].rsplit("=", 1)[-1], approx[-1]) or _false_approximation(
+            approx
+        ):
             raise AnswerParseError("a false approximation (`7 \\approx 8`)")
         exact = _parse(approx[0], depth + 1)
         if isinstance(exact, Scalar) and exact.node[0] == "sym":

@@ -38,12 +38,44 @@ _VULGAR = {
 _VULGAR_RE = re.compile(r"(\d+)?\s*([" + "".join(_VULGAR) + "])")
 
 _SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺ⁿ", "0123456789-+n"))
-_SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉₋₊", "0123456789-+"))
+_SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉₋₊ₙᵢⱼₖₘ", "0123456789-+nijkm"))
 _SUPER_RE = re.compile("[" + "".join(_SUPER) + "]+")
 # `¹⁄₂`, `1⁄2`: a fraction slash (U+2044) between numerals, superscript over subscript, is one fraction; a whole
 # number before it makes a mixed number (`2¹⁄₂` is two and a half)
 _SLASH_FRACTION_RE = re.compile("(\\d+)?([⁰¹²³⁴⁵⁶⁷⁸⁹]+|\\d+)\u2044([₀₁₂₃₄₅₆₇₈₉]+|\\d+)")
 _SUB_RE = re.compile("[" + "".join(_SUB) + "]+")
+# symbols written as the LaTeX command they stand for (after the radicals, fractions and scripts above)
+_UNICODE = {
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "×": r"\times ",
+    "·": r"\cdot ",
+    "⋅": r"\cdot ",
+    "÷": r"\div ",
+    "π": r"\pi ",
+    "√": r"\sqrt",
+    "∞": r"\infty ",
+    "≤": r"\le ",
+    "≥": r"\ge ",
+    "≠": r"\ne ",
+    "≈": r"\approx ",
+    "∪": r"\cup ",
+    "∩": r"\cap ",
+    "∅": r"\emptyset ",
+    "±": r"\pm ",
+    "∓": r"\mp ",
+    "…": r"\ldots ",
+    "⁄": "/",
+    "∈": r"\in ",
+    "ⅈ": "i",
+    "\u00a0": " ",
+    "\u200b": "",  # a zero-width space and a soft hyphen show nothing
+    "\u00ad": "",
+    "\u2009": " ",
+    "\u202f": " ",
+}
+_UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _ROOT_RE = re.compile("[" + "".join(_ROOTS) + "]")
 
 
@@ -113,3 +145,8 @@ def rewrite_unicode_math(s: str) -> str:
     s = _SUB_RE.sub(lambda m: "_{" + "".join(_SUB[c] for c in m.group()) + "}", s)
     s = _VULGAR_RE.sub(_vulgar, s)
     return _radicals(s)
+
+
+def unicode_symbols(s: str) -> str:
+    """`s` with unicode operators, relations and constants (`≥`, `π`, `∞`, `≈`, `∅`) as LaTeX commands."""
+    return s if s.isascii() else _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
