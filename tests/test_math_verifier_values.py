@@ -196,3 +196,83 @@ def test_links_before_an_approximation_still_count(verifier: MathVerifier) -> No
 )
 def test_unicode_symbols(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     _verdict(verifier, pred, gold, reason)
+
+
+# ---- decorations that show their argument, struck-out content and tags, switches, negated orders
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"\boxed{\underline{7}}", "7", "correct"),
+        (r"\boxed{\overbrace{7}}", "8", "wrong"),
+        (r"\boxed{\operatorname{7}}", "7", "correct"),
+        (r"\boxed{\num{7}}", "7", "correct"),
+        (r"\boxed{\ensuremath{3}}", "3", "correct"),
+        (r"\boxed{\bf 7}", "7", "correct"),
+        (r"\boxed{\large 7}", "7", "correct"),
+        (r"\boxed{\mathstrut 7}", "7", "correct"),
+        (r"\boxed{\relax 3}", "3", "correct"),
+        (r"\boxed{\cancel{8} 7}", "7", "correct"),
+        (r"\boxed{\cancel{8} 7}", "8", "wrong"),  # the struck-out value is not stated
+        (r"\boxed{\cancel{7}}", "7", "wrong"),
+        (r"\boxed{\tag{8} 7}", "7", "correct"),
+        (r"\boxed{\tag{8} 7}", "8", "wrong"),  # a tag labels an equation
+        (r"\boxed{x \not\le 0}", r"(0,\infty)", "correct"),
+        (r"\boxed{x \not\le 0}", r"[0,\infty)", "wrong"),
+        (r"\boxed{x \not\ge 0}", r"(-\infty,0)", "correct"),
+        (r"\boxed{x:=2}", "x=2", "correct"),
+        (r"\boxed{x:=3}", "x=2", "wrong"),
+        (r"\boxed{\sqrt[]{9}}", "3", "correct"),
+        (r"\boxed{3{:}2}", "3:2", "correct"),
+        (r"\boxed{3{:}2}", "2:3", "wrong"),
+    ],
+)
+def test_decorations_and_plain_forms(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+@pytest.mark.parametrize(
+    "text, out",
+    [
+        (r"\operatorname{tr}(A)", r"\operatorname{tr}(A)"),  # a real operator name stays
+        (r"\item", r"\item"),  # `\it` only as a whole command
+        (r"x\not<3", r"x\ge 3"),
+        (r"x \not= 3", r"x \ne  3"),
+    ],
+)
+def test_rewritten_decorations(text: str, out: str) -> None:
+    assert rewrite_notation(text) == out
+
+
+# ---- products of radicals are proved equal by their prime factorisation, so such a chain link is true
+@pytest.mark.parametrize(
+    "chain, false",
+    [
+        (r"x = \sqrt{75} = 5\sqrt{3}", False),
+        (r"x = \sqrt{75} = 4\sqrt{3}", True),
+        (r"x = \sqrt2 \cdot \sqrt3 = \sqrt6", False),
+        (r"x = \sqrt2 \cdot \sqrt3 = \sqrt5", True),
+        (r"x = \frac{1}{\sqrt2} = \frac{\sqrt2}{2}", False),
+        (r"x = 2^{1/2} = \sqrt2", False),
+        (r"x = \sqrt[3]{16} = 2\sqrt[3]{2}", False),
+        (r"x = \sqrt[3]{16} = 2\sqrt{2}", True),
+        (r"x = -\sqrt{8} = -2\sqrt2", False),
+        (r"x = -\sqrt{8} = 2\sqrt2", True),
+        (r"x = \sqrt{2}^{64} = 2^{32}", False),
+        (r"x = ((7^{64})^{64})^{64} = 5\sqrt{3}", True),  # too large to build: not proved, so not taken
+    ],
+)
+def test_radical_links(chain: str, false: bool) -> None:
+    assert false_equality(chain) is false
+
+
+def test_radical_chains_in_replies(verifier: MathVerifier) -> None:
+    _verdict(verifier, "The answer is √75 = 5√3.", r"5\sqrt{3}", "correct")
+    _verdict(verifier, "The answer is √2·√3 = √6.", r"\sqrt{6}", "correct")
+    assert _verdict(verifier, "The answer is √2·√3 = √5.", r"\sqrt{5}", "wrong")["error"] == FALSE_CHAIN
+
+
+def test_a_power_tower_in_a_chain_is_not_built() -> None:
+    # 7^(64^5) has billions of bits: the radical form gives up at once instead of building it
+    start = time.perf_counter()
+    assert false_equality(r"x = ((((7^{64})^{64})^{64})^{64})^{64} = 5\sqrt{3}") is True
+    assert time.perf_counter() - start < 1.0

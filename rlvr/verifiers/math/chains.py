@@ -65,10 +65,112 @@ def constants_differ(a: Node, b: Node) -> bool:
         ev.numeric_value(a), ev.numeric_value(b)
     except (ev.NotNumeric, ev.TooBig, ArithmeticError, ValueError):
         return False
-    try:  # alike once their exact parts are computed: `\\sqrt{1+1} = \\sqrt{2}`
-        return _folded(a) != _folded(b)
+    try:  # alike once their exact parts are computed (`\\sqrt{1+1} = \\sqrt{2}`), or as products of radicals
+        if _folded(a) == _folded(b):
+            return False
+        form = radical_form(a)
+        return form is None or form != radical_form(b)
     except RecursionError:
         return True
+
+
+#: A product of rational powers of positive integers: (coefficient, {base: exponent in (0, 1)}).
+RadicalForm = tuple[Fraction, frozenset[tuple[int, Fraction]]]
+_MAX_RADICAL_BITS = 4096
+
+
+def radical_form(node: Node) -> RadicalForm | None:
+    """The value of a product of roots and rational powers of numbers (`5\\sqrt{3}`, `\\sqrt{2} \\cdot \\sqrt{3}`,
+    `2^{1/2}`, `\\frac{1}{\\sqrt2}`) as coefficient times primes to exponents in (0, 1), so equal values have equal
+    forms when their radicands factor over the small primes (`\\sqrt{75}` and `5\\sqrt{3}`); None for anything else.
+    Two equal forms always denote one value; different forms may still be equal (a large prime factor)."""
+    raw = _radical(node)
+    if raw is None:
+        return None
+    coeff, exps = raw
+    kept: list[tuple[int, Fraction]] = []
+    for base, e in exps.items():
+        whole = e.numerator // e.denominator
+        if abs(whole) * base.bit_length() > _MAX_RADICAL_BITS:
+            return None
+        coeff *= Fraction(base) ** whole
+        if e != whole:
+            kept.append((base, e - whole))
+    return coeff, frozenset(kept)
+
+
+def _radical(node: Node) -> tuple[Fraction, dict[int, Fraction]] | None:
+    kind = node[0]
+    if kind == "num":
+        return node[1], {}
+    if kind == "neg":
+        inner = _radical(node[1])
+        return None if inner is None else (-inner[0], inner[1])
+    if kind in ("mul", "div"):
+        factors = node[1] if kind == "mul" else (node[1], node[2])
+        acc: tuple[Fraction, dict[int, Fraction]] | None = (Fraction(1), {})
+        for i, factor in enumerate(factors):
+            part = _radical(factor)
+            if part is None or acc is None:
+                return None
+            acc = _times(acc, part if kind == "mul" or i == 0 else _power(part, Fraction(-1)))
+        return acc
+    if kind == "pow":
+        base = _radical(node[1])
+        exp = real_value(node[2])
+        return None if base is None or not isinstance(exp, Fraction) else _power(base, exp)
+    if kind == "func" and node[1] in ("sqrt", "root"):
+        index = Fraction(2) if node[1] == "sqrt" else real_value(node[2][1])
+        base = _radical(node[2][0])
+        if base is None or not isinstance(index, Fraction) or index.denominator != 1 or index < 2:
+            return None
+        return _power(base, 1 / index)
+    return None
+
+
+def _times(
+    a: tuple[Fraction, dict[int, Fraction]] | None, b: tuple[Fraction, dict[int, Fraction]] | None
+) -> tuple[Fraction, dict[int, Fraction]] | None:
+    if a is None or b is None:
+        return None
+    exps = dict(a[1])
+    for base, e in b[1].items():
+        exps[base] = exps.get(base, Fraction(0)) + e
+    return a[0] * b[0], {k: v for k, v in exps.items() if v}
+
+
+def _power(
+    m: tuple[Fraction, dict[int, Fraction]], e: Fraction
+) -> tuple[Fraction, dict[int, Fraction]] | None:
+    coeff, exps = m
+    if abs(e.numerator) > 64 or e.denominator > 64 or (coeff == 0 and e < 0):
+        return None
+    scaled = {k: v * e for k, v in exps.items()}
+    bits = max(coeff.numerator.bit_length(), coeff.denominator.bit_length())
+    if bits * abs(e) > _MAX_RADICAL_BITS:
+        return None  # a power too large to build, or a radicand too large to factor
+    if e.denominator == 1:
+        return coeff ** int(e), scaled
+    if coeff <= 0:
+        return None  # a root of a negative number is no real power here
+    out: tuple[Fraction, dict[int, Fraction]] | None = (Fraction(1), scaled)
+    for n, sign in ((coeff.numerator, 1), (coeff.denominator, -1)):
+        out = _times(out, (Fraction(1), {p: k * e * sign for p, k in _factor(n).items()}))
+    return out
+
+
+def _factor(n: int) -> dict[int, int]:
+    """`n` over the primes below 1000, the rest (1 or a number with larger factors only) kept as one base."""
+    out: dict[int, int] = {}
+    for p in range(2, 1000):
+        while n % p == 0:
+            out[p] = out.get(p, 0) + 1
+            n //= p
+        if p * p > n:
+            break
+    if n > 1:
+        out[n] = out.get(n, 0) + 1
+    return out
 
 
 def _folded(x: Any) -> Any:

@@ -4,7 +4,11 @@ Each rewrite keeps what a reader sees and the value it denotes:
 
 - decorations: `\\color{red}{7}`, `{\\color{red}7}`, `\\textcolor{red}{7}`, `\\colorbox{yellow}{7}` show 7;
   `\\phantom{0}`, `\\hphantom{..}`, `\\vphantom{..}` take space but show nothing, so their content is dropped;
+  `\\underline{7}`, `\\overbrace{7}`, `\\num{7}`, `\\operatorname{7}`, `\\bf 7`, `\\large 7` show 7; struck-out content
+  (`\\cancel{8} 7`) and a tag (`\\tag{8} 7`) are not stated, so they are dropped;
   an empty exponent or subscript (`7^{}`) is nothing;
+- `x \\not\\le 0` is `x > 0` (a negated order on the reals), `x := 2` is `x = 2`, `\\sqrt[]{9}` is `\\sqrt{9}`, `3{:}2`
+  is `3:2`;
 - `\\cr` and `\\\\[4pt]` end a matrix row as `\\\\` does; `\\text{Re}`, `\\mathrm{Im}` are `\\Re`, `\\Im`;
 - a matrix written as nested lists (`[[1,2],[3,4]]`, at least two rows of one length) is that matrix;
 - a transposed literal matrix (`M^T`, `M^{T}`, `M^\\top`, `{M}^{\\top}`) is the transposed matrix, so a row
@@ -23,6 +27,25 @@ import re
 from rlvr.verifiers.math.boxes import braced_group
 
 _PHANTOM_RE = re.compile(r"\\[hv]?phantom\s*(?=\{)")
+# struck-out content (`\\cancel{8} 7`) and an equation's tag (`\\tag{8}`) are not what the answer states
+_STRUCK_RE = re.compile(r"\\(?:[bx]?cancel|sout|tag\*?)\s*(?=\{)")
+# marks that show their argument as it is (`\\underline{7}`, `\\overbrace{7}`, `\\num{7}` of siunitx)
+_SHOWN_RE = re.compile(r"\\(?:underline|overbrace|ensuremath|num)\s*(?=\{)")
+# switches of font, size or spacing that show nothing themselves (`\\bf 7`, `\\large 7`, `\\mathstrut 7`)
+_SWITCH_RE = re.compile(
+    r"\\(?:bf|it|rm|sf|tt|tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge|mathstrut|strut|relax)"
+    r"(?![a-zA-Z])\s*"
+)
+# a negated order on the reals is the opposite order (`x \\not\\le 0` is `x > 0`); `:=` defines, so it equates;
+# `\\sqrt[]{9}` has an empty index (a square root); `3{:}2` is a colon set without spacing
+_NOT_ORDER = {"\\le": ">", "\\leq": ">", "\\ge": "<", "\\geq": "<", "<": "\\ge ", ">": "\\le ", "=": "\\ne "}
+_NOT_ORDER_RE = re.compile(r"\\not\s*(\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<|>|=)")
+_PLAIN_FORMS = (
+    (re.compile(r":="), "="),
+    (re.compile(r"\\sqrt\s*\[\s*\]"), "\\\\sqrt"),
+    (re.compile(r"\{:\}"), ":"),
+)
+_DIGITS_NAME_RE = re.compile(r"\\operatorname\s*\{\s*(\d+)\s*\}")  # `\\operatorname{7}` names no operator
 _COLOR_ARG_RE = re.compile(r"\\(?:textcolor|colorbox|color)\s*(?=\{)")
 _EMPTY_SCRIPT_RE = re.compile(r"(?<!\\)[\^_]\s*\{\s*\}")
 _CR_RE = re.compile(r"\\cr(?![a-zA-Z])")
@@ -132,6 +155,12 @@ def rewrite_notation(s: str) -> str:
     """`s` with decorations, `\\cr`, nested-list matrices, transposes and base numerals rewritten (see above)."""
     if "phantom" in s:
         s = _drop_command(s, _PHANTOM_RE, 1, keep_last=False)
+    if "\\" in s:
+        s = _drop_command(_drop_command(s, _STRUCK_RE, 1, keep_last=False), _SHOWN_RE, 1, keep_last=True)
+        s = _DIGITS_NAME_RE.sub(r"\1", _SWITCH_RE.sub("", s))
+        s = _NOT_ORDER_RE.sub(lambda m: _NOT_ORDER[m.group(1)], s)
+    for pattern, plain in _PLAIN_FORMS:
+        s = pattern.sub(plain, s)
     if "color" in s:
         s = _drop_command(s, _COLOR_ARG_RE, 2, keep_last=True)
     s = _EMPTY_SCRIPT_RE.sub("", s)
