@@ -10,7 +10,9 @@ import time
 import pytest
 
 from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.normalize import canonical_text
 from rlvr.verifiers.math.notation import rewrite_notation
+from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.structure import false_equality
 from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
 
@@ -276,3 +278,60 @@ def test_a_power_tower_in_a_chain_is_not_built() -> None:
     start = time.perf_counter()
     assert false_equality(r"x = ((((7^{64})^{64})^{64})^{64})^{64} = 5\sqrt{3}") is True
     assert time.perf_counter() - start < 1.0
+
+
+# ---- numbers in words, weekday abbreviations, sets with repeats, solved double inequalities, merged unions
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("The answer is forty-two.", "42", "correct"),
+        ("The answer is forty-two.", "40", "wrong"),
+        ("The answer is three-quarters.", r"\frac34", "correct"),
+        ("The answer is two-thirds.", r"\frac23", "correct"),
+        ("The answer is one-half.", r"\frac12", "correct"),
+        ("The answer is one million.", "1000000", "correct"),
+        (r"\boxed{\text{two hundred and five}}", "205", "correct"),
+        (r"\boxed{\text{two hundred and five}}", "250", "wrong"),
+        (r"\boxed{\text{Tue}}", r"\text{Tuesday}", "correct"),
+        (r"\boxed{\text{Tuesday}}", r"\text{Tue}", "correct"),
+        (r"\boxed{\text{Tue}}", r"\text{Wednesday}", "wrong"),
+        (r"\boxed{\{1,2,2,3\}}", r"\{1,2,3\}", "correct"),  # a set lists each element once however written
+        (r"\boxed{\{1,2,2\}}", r"\{1,2,3\}", "wrong"),
+        (r"\boxed{2, 3, 3}", "2, 3", "wrong"),  # a list of solutions may count a double root: left alone
+        (r"\boxed{|x-1|<2}", "(-1,3)", "correct"),
+        (r"\boxed{|x-1|<2}", "[-1,3]", "wrong"),
+        (r"\boxed{|2x+1|\le 5}", "[-3,2]", "correct"),
+        (r"\boxed{-2 < 1 - x \le 2}", "[-1,3)", "correct"),
+        (r"\boxed{-2 < 1 - x \le 2}", "(-1,3)", "wrong"),
+        (r"\boxed{[1,2]\cup[2,3]}", "[1,3]", "correct"),
+        (r"\boxed{[1,3] \cup [3,3]}", "[1,3]", "correct"),
+        (r"\boxed{[1,2)\cup(2,3]}", "[1,3]", "wrong"),  # 2 is in neither part
+        (r"\boxed{[1,2)\cup[2,3]}", "[1,3]", "correct"),
+        (r"\boxed{(0,5)\cup(1,2)}", "(0,5)", "correct"),
+        (r"\boxed{(0,2)\cup(1,3)\cup(5,6)}", r"(0,3)\cup(5,6)", "correct"),
+        (r"\boxed{(0,2)\cup(1,3)\cup(5,6)}", "(0,6)", "wrong"),
+        (r"\boxed{(-\infty,2]\cup[2,\infty)}", r"(-\infty,\infty)", "correct"),
+    ],
+)
+def test_words_sets_and_intervals(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+@pytest.mark.parametrize(
+    "words, value",
+    [
+        ("forty-two", "42"),
+        ("twelve million five hundred thousand", "12500000"),
+        ("one million one thousand one", "1001001"),
+        ("-seven", None),
+        ("forty-", None),
+        ("two forty", None),
+        ("twenty ten", None),
+        ("two three", None),
+        ("one hundred hundred", None),
+        ("one thousand two million", None),  # scales come largest first
+        ("seven apples", None),
+    ],
+)
+def test_number_words(words: str, value: str | None) -> None:
+    assert number_from_words(words, canonical_text(words)) == value

@@ -335,6 +335,8 @@ def _seqs_equal(gold: Seq, pred: Seq, opts: CompareOptions) -> bool:
         return False  # the interval `[2, 5]` is not the solutions `2, 5` / `\\{2, 5\\}`, nor the reverse
     if not gold.ordered and not pred.ordered:
         g_items, p_items = _distinct_tuples(g_items), _distinct_tuples(p_items)
+    if gold.left == pred.left == "\\{":  # two sets: `\\{1, 2, 2, 3\\}` is the set `\\{1, 2, 3\\}`
+        g_items, p_items = _distinct_numbers(g_items), _distinct_numbers(p_items)
     if len(g_items) != len(p_items):
         return False
     if not any(isinstance(i, Equation) for i in g_items) and all(
@@ -387,6 +389,16 @@ def _exact_multiset(items: list[Answer]) -> Counter[ev.Exact] | None:
         except (ev.NotExact, ev.TooBig):
             return None
     return values
+
+
+def _distinct_numbers(items: list[Answer]) -> list[Answer]:
+    """A set's plain numbers without repeats (by exact value); a set with anything else is left as written."""
+    if _exact_multiset(items) is None:
+        return items
+    seen: dict[ev.Exact, Answer] = {}
+    for item in items:
+        seen.setdefault(ev.exact_value(item.node), item)  # type: ignore[union-attr]
+    return list(seen.values())
 
 
 def _distinct_tuples(items: list[Answer]) -> list[Answer]:

@@ -276,10 +276,18 @@ def _yes_no_restated(pred_text: str, gold_key: str) -> bool:
 _BARE_WORDS_RE = re.compile(r"^\s*[A-Za-z][A-Za-z'-]*(?: [A-Za-z][A-Za-z'-]*){0,3}\.?\s*$")
 
 
+# a weekday's abbreviation names it (against a gold that is that weekday: `Sun` alone may be the star)
+_WEEKDAYS = {
+    "mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday",
+    "thur": "thursday", "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday",
+}  # fmt: skip
+
+
 def _same_words(pred: str, gold: str) -> bool:
-    """Two text keys that say the same: equal, or one a plural `s` of the other in one word (`circles` for
-    `circle`) where that word has four letters or more and its plural is no other word (`odds`, `evens`)."""
-    if pred == gold:
+    """Two text keys that say the same: equal, a weekday abbreviated (`tue` for `tuesday`), or one a plural `s`
+    of the other in one word (`circles` for `circle`) where that word has four letters or more and its plural
+    is no other word (`odds`, `evens`)."""
+    if pred == gold or _WEEKDAYS.get(pred) == gold or _WEEKDAYS.get(gold) == pred:
         return True
     a, b = pred.split(), gold.split()
     if len(a) != len(b):

@@ -91,3 +91,36 @@ def abs_outside(left: Node, right: Node, op: str) -> str | None:
     c = to_text(right)
     lo, hi = (")", "(") if op == "gt" else ("]", "[")
     return f"(-\\infty, -({c}){lo} \\cup {hi}{c}, \\infty)"
+
+
+def _end(node: Node) -> Fraction | float | None:
+    """An interval end's exact value, `\\infty` as inf; None when it has none."""
+    if node in (("const", "oo"), ("neg", ("const", "oo"))):
+        return float("-inf") if node[0] == "neg" else float("inf")
+    try:
+        re_part, im_part = ev.exact_value(node)
+    except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+        return None
+    return re_part if im_part == 0 else None
+
+
+def merged_intervals(parts: list[tuple[Node, Node, bool, bool]]) -> list[tuple[int, int]] | None:
+    """A union of intervals (lo, hi, lo_open, hi_open) with the ones that overlap or touch at a closed end merged:
+    for each merged interval, (the part giving its lower end, the part giving its upper end), by lower end; None
+    when nothing merges, an end has no exact value, or an interval is empty (the union then stays as written)."""
+    ends = [(_end(lo), _end(hi), lo_open, hi_open) for lo, hi, lo_open, hi_open in parts]
+    if any(lo is None or hi is None or lo > hi or (lo == hi and (a or b)) for lo, hi, a, b in ends):
+        return None
+    order = sorted(range(len(parts)), key=lambda k: (ends[k][0], ends[k][2]))
+    runs, merged = [[order[0], order[0]]], False
+    for k in order[1:]:
+        top = runs[-1][1]
+        reach, reach_open = ends[top][1], ends[top][3]
+        lo, hi, lo_open, hi_open = ends[k]
+        if lo < reach or (lo == reach and not (lo_open and reach_open)):  # type: ignore[operator]
+            merged = True
+            if hi > reach or (hi == reach and not hi_open):  # type: ignore[operator]
+                runs[-1][1] = k
+        else:
+            runs.append([k, k])
+    return [(a, b) for a, b in runs] if merged else None

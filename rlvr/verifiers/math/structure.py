@@ -14,10 +14,11 @@ from fractions import Fraction
 
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.chains import approximates, constants_differ, false_link
-from rlvr.verifiers.math.inequalities import abs_band, abs_chain, abs_outside, linear_bound
+from rlvr.verifiers.math.inequalities import abs_band, abs_chain, abs_outside, linear_bound, merged_intervals
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
+from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.shapes import (
     Answer,
     AnswerParseError,
@@ -32,7 +33,7 @@ from rlvr.verifiers.math.shapes import (
     Union,
 )
 from rlvr.verifiers.math.tree import expand_pm, free_symbols, has_pm, to_text
-from rlvr.verifiers.math.vocab import ALL_REALS, MATH_WORDS, NO_SOLUTION, NUMBER_WORDS
+from rlvr.verifiers.math.vocab import ALL_REALS, MATH_WORDS, NO_SOLUTION
 
 _OPEN = "([{"
 _CLOSE = ")]}"
@@ -205,10 +206,9 @@ def parse_answer(s: str) -> Answer:
         raise AnswerParseError("empty answer")
     if is_text(s):
         key = canonical_text(s)
-        if key in NUMBER_WORDS and re.fullmatch(
-            r"[A-Za-z ]+", s.strip()
-        ):  # "three", "one half" (not `-seven`)
-            return scalar(NUMBER_WORDS[key])
+        worded = number_from_words(s, key)
+        if worded is not None:  # "three", "one half", "forty-two", "one million" (not `-seven`)
+            return scalar(worded)
         if key in ALL_REALS:
             return Interval(scalar("-\\infty"), scalar("\\infty"), True, True)
         if key in NO_SOLUTION:
@@ -275,7 +275,7 @@ def _parse(s: str, depth: int) -> Answer:
         kept = [a for a in joined if not (isinstance(a, Seq) and not a.items and a.left == "\\{")]
         if len(kept) <= 1:
             return (kept or joined)[0]
-        return Union(kept)
+        return _merged_union(kept)
     approx = split_top(s, ("\\approx",))
     if len(approx) > 1:  # `x = 1/3 \approx 0.33` is 1/3; `x \approx 11` is 11
         if not _consistent_approximation(approx[-2].rsplit("=", 1)[-1], approx[-1]) or _false_approximation(
@@ -389,6 +389,39 @@ def _denial_link(rhs: Answer) -> Answer:
     raise AnswerParseError("a denial not proved true (`x = 5 \\ne 5`) states nothing")
 
 
+def _merged_union(parts: list[Answer]) -> Answer:
+    """A union of intervals with overlapping or touching ones merged (`[1, 2] \\cup [2, 3]` is `[1, 3]`)."""
+    spans = []
+    for part in parts:
+        if isinstance(part, Interval):
+            spans.append((part.lo, part.hi, part.lo_open, part.hi_open))
+        elif isinstance(part, Seq) and len(part.items) == 2 and part.left in "([" and part.right in ")]":
+            lo, hi = part.items
+            if not (part.left and isinstance(lo, Scalar) and isinstance(hi, Scalar)):
+                return Union(parts)
+            spans.append((lo, hi, part.left == "(", part.right == ")"))
+        else:
+            return Union(parts)
+    runs = merged_intervals([(lo.node, hi.node, a, b) for lo, hi, a, b in spans])
+    if runs is None:
+        return Union(parts)
+    out = [Interval(spans[i][0], spans[j][1], spans[i][2], spans[j][3]) for i, j in runs]
+    return out[0] if len(out) == 1 else Union(list(out))
+
+
+def _linear_between(scalars: list[Scalar], ops: list[str]) -> Interval | None:
+    """`a op u op b` with constants a, b and u linear in one variable, as the interval of that variable."""
+    solved = [linear_bound(scalars[j].node, scalars[j + 1].node, ops[j]) for j in (0, 1)]
+    if solved[0] is None or solved[1] is None or solved[0][0] != solved[1][0]:
+        return None
+    upper = [s for s in solved if s is not None and s[2] in ("lt", "le")]
+    lower = [s for s in solved if s is not None and s[2] in ("gt", "ge")]
+    if len(upper) != 1 or len(lower) != 1:
+        return None  # `1 < u > 2` bounds one side twice: no interval
+    (_, lo, lo_op), (_, hi, hi_op) = lower[0], upper[0]
+    return Interval(Scalar(lo, to_text(lo)), Scalar(hi, to_text(hi)), lo_op == "gt", hi_op == "lt")
+
+
 def _relation(s: str, depth: int) -> Answer | None:
     """Inequality chains: a single variable between bounds becomes an interval (`1 < x \\le 3` -> (1, 3])."""
     pieces: list[str] = []
@@ -436,6 +469,10 @@ def _relation(s: str, depth: int) -> Answer | None:
             scalars = [Scalar(("sym", name), name), Scalar(bound, to_text(bound))]
             ops = [op]
             syms = [0]
+    if len(ops) == 2 and "ne" not in ops and not syms:  # `-2 < x - 1 < 2`: both links solved for x
+        between = _linear_between(scalars, ops)
+        if between is not None:
+            return between
     if "ne" not in ops and len(syms) == 1 and len(ops) <= 2:
         i = syms[0]
         lo, hi, lo_open, hi_open = ninf, inf, True, True
