@@ -12,7 +12,7 @@ import pytest
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.normalize import canonical_text
 from rlvr.verifiers.math.notation import rewrite_notation
-from rlvr.verifiers.math.number_words import number_from_words
+from rlvr.verifiers.math.number_words import cjk_number, number_from_words
 from rlvr.verifiers.math.structure import false_equality
 from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
 
@@ -146,7 +146,8 @@ def test_notations(verifier: MathVerifier, pred: str, gold: str, reason: str) ->
         (r"f(x)=x \text{ for all real } x", "f(x)=x"),
         (r"f(x) = x \text{ for all } x \in \mathbb{Q}", r"f(x) = x \text{ for all } x \in \mathbb{Q}"),
         (r"f(x) = x \text{ for all } y \in \mathbb{R}", r"f(x) = x \text{ for all } y \in \mathbb{R}"),
-        (r"f(x)=x \text{ for all } x", r"f(x)=x \text{ for all } x"),  # no domain named: left as written
+        (r"f(x)=x \text{ for all } x", "f(x)=x"),  # all its arguments, whatever the domain
+        (r"f(x) = x \text{ for all } x > 0", r"f(x) = x \text{ for all } x > 0"),  # a narrower domain stays
     ],
 )
 def test_rewritten_notations(text: str, out: str) -> None:
@@ -335,3 +336,66 @@ def test_words_sets_and_intervals(verifier: MathVerifier, pred: str, gold: str, 
 )
 def test_number_words(words: str, value: str | None) -> None:
     assert number_from_words(words, canonical_text(words)) == value
+
+
+# ---- currency after the amount, units after closed forms, boxes inside the answer, repeating dots, ordinals,
+# `3 \pm 0`, residues, Chinese numerals
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("Par conséquent, la réponse est 42 €.", "42", "correct"),
+        ("Par conséquent, la réponse est 42 €.", "43", "wrong"),
+        (r"\boxed{\frac{\pi}{3}\text{ rad}}", r"\frac{\pi}{3}", "correct"),
+        (r"\boxed{\frac{\pi}{4}\text{ rad}}", r"\frac{\pi}{3}", "wrong"),
+        (r"\boxed{3\sqrt{2}\text{ cm}}", r"3\sqrt2", "correct"),
+        (r"\boxed{3\sqrt{2}\text{ cm}}", r"3\sqrt2\text{ m}", "wrong"),  # the unit is kept and compared
+        (r"\boxed{\frac{\pi}{2}+\pi m}", r"\frac{\pi}{2}+\pi m", "correct"),  # m: a variable, not metres
+        (r"\boxed{\frac{\pi}{2}+\pi m}", r"\frac{\pi}{2}+\pi", "wrong"),
+        ("$\\boxed{\\boxed{3}+5}$", "8", "correct"),
+        ("$\\boxed{\\boxed{3}+5}$", "3", "wrong"),
+        (r"\boxed{\fbox{7}}", "7", "correct"),
+        (r"\boxed{1.\dot{6}}", r"\frac53", "correct"),
+        (r"\boxed{1.\dot{6}}", "1.6", "wrong"),
+        (r"\boxed{7^{\text{th}}}", "7", "correct"),
+        (r"\boxed{7\text{th}}", "8", "wrong"),
+        (r"\boxed{3 \pm 0}", "3", "correct"),
+        (r"\boxed{3 \pm 1}", "3", "wrong"),
+        (r"\boxed{17 \bmod 10}", "7", "correct"),
+        (r"\boxed{17 \bmod 10}", "17", "wrong"),
+        (r"\boxed{7 \pmod{10}}", "7", "correct"),
+        (r"\boxed{7 \pmod{10}}", "17", "wrong"),
+        ("答案是四十二。", "42", "correct"),
+        ("答案是四十二。", "24", "wrong"),
+    ],
+)
+def test_more_notations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+@pytest.mark.parametrize(
+    "text, out",
+    [
+        (r"\text{7th}", r"\text{7}"),  # the suffix goes, the braces stay balanced
+        ("21st", "21"),
+        (r"x_{th}", r"x_{th}"),  # no number before it
+        ("5 the", "5 the"),  # a word, not a suffix
+        (r"0.1\dot{6}", r"0.1\overline{6}"),
+    ],
+)
+def test_rewritten_ordinals_and_dots(text: str, out: str) -> None:
+    assert rewrite_notation(text) == out
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("十二", "12"),
+        ("一百零五", "105"),
+        ("三万五千", "35000"),
+        ("两百", "200"),
+        ("四二", None),
+        ("二十二十", None),
+    ],
+)
+def test_chinese_numerals(text: str, value: str | None) -> None:
+    assert cjk_number(text) == value

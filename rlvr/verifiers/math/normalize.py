@@ -224,7 +224,11 @@ _UNIT_WORDS = frozenset(
 )
 _UNIT_EXPONENT_RE = re.compile(r"\^\s*\{?\s*[23]\s*\}?")
 _CURRENCY_PREFIX_RE = re.compile(r"^(?:\\\$|\$|usd|us\$|£|€|¥|rs\.?|₹)\s*", re.IGNORECASE)
+_CURRENCY_SUFFIX_RE = re.compile(r"^(-?\d[\d.,\s]*?)\s*(?:€|£|¥|₹)$")
 _NUMBERISH_RE = re.compile(r"^[\d\s.,+\-*/^(){}\\%°]*$")
+# a closed form with fractions, roots and pi (`\\frac{\\pi}{3} rad`, `3\\sqrt{2} cm`): its unit must be a word of two
+# letters or more, since a single letter after it is a variable (`\\frac{\\pi}{2} + \\pi m`), not metres
+_CLOSED_FORM_RE = re.compile(r"^(?:[\d\s.,+\-*/^(){}\\%°]|\\(?:[dt]?frac|sqrt|pi)(?![a-zA-Z]))*$")
 
 
 _PLAIN_MIXED_RE = re.compile(r"^(-?)(\d+)\s+(\d+)\s*/\s*(\d+)$")
@@ -324,6 +328,9 @@ def strip_units(s: str) -> tuple[str, str | None]:
     if s.startswith("-\\$") or s.startswith("-$"):
         s = "-" + s.lstrip("-\\$").strip()
         unit = "dollar"
+    suffix = _CURRENCY_SUFFIX_RE.match(s)
+    if suffix is not None:  # `42 €`, `3,50 €`: the sign after the amount, as written in much of Europe
+        s, unit = suffix.group(1), "dollar"
     words: list[str] = []
     rest = s
     while True:
@@ -337,7 +344,10 @@ def strip_units(s: str) -> tuple[str, str | None]:
             break
         words.append(canon + ("^" + re.sub(r"\D", "", m.group(2)) if m.group(2) else ""))
         rest = rest[: m.start()].rstrip()
-    if words and rest and _NUMBERISH_RE.match(rest) and any(ch.isdigit() for ch in rest):
+    numberish = _NUMBERISH_RE.match(rest) or (
+        _CLOSED_FORM_RE.match(rest) and all(len(w.split("^")[0]) >= 2 for w in words)
+    )
+    if words and rest and numberish and any(ch.isdigit() for ch in rest):
         words.reverse()
         phrase = " ".join(words)
         if phrase in ("degree", "deg"):

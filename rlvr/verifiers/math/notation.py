@@ -30,7 +30,16 @@ _PHANTOM_RE = re.compile(r"\\[hv]?phantom\s*(?=\{)")
 # struck-out content (`\\cancel{8} 7`) and an equation's tag (`\\tag{8}`) are not what the answer states
 _STRUCK_RE = re.compile(r"\\(?:[bx]?cancel|sout|tag\*?)\s*(?=\{)")
 # marks that show their argument as it is (`\\underline{7}`, `\\overbrace{7}`, `\\num{7}` of siunitx)
-_SHOWN_RE = re.compile(r"\\(?:underline|overbrace|ensuremath|num)\s*(?=\{)")
+_SHOWN_RE = re.compile(r"\\(?:underline|overbrace|ensuremath|num|boxed|fbox)\s*(?=\{)")
+_BMOD_RE = re.compile(r"^\s*(\d+)\s*\\bmod\s*\{?\s*([1-9]\d*)\s*\}?\s*$")
+_PMOD_RE = re.compile(r"^\s*(-?\d+)\s*\\pmod\s*\{\s*[1-9]\d*\s*\}\s*$")
+# `1.\\dot{6}`: a dot over the repeating digit, as UK texts write 1.666...
+_DOT_REPEAT_RE = re.compile(r"(\d*\.\d*)\\dot\s*\{?\s*(\d)\s*\}?(?!\d)")
+# `7^{\\text{th}}`, `7\\text{th}`, `\\text{7th}`: an ordinal suffix on a number names the number
+_ORDINAL_RE = re.compile(
+    r"(?<![\d.])(\d+)\s*(?:\^\s*\{\s*\\text(?:rm)?\s*\{\s*(?:st|nd|rd|th)\s*\}\s*\}|\^\s*\{\s*(?:st|nd|rd|th)\s*\}"
+    r"|\\text(?:rm)?\s*\{\s*(?:st|nd|rd|th)\s*\}|(?:st|nd|rd|th)\b)"
+)
 # switches of font, size or spacing that show nothing themselves (`\\bf 7`, `\\large 7`, `\\mathstrut 7`)
 _SWITCH_RE = re.compile(
     r"\\(?:bf|it|rm|sf|tt|tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge|mathstrut|strut|relax)"
@@ -62,8 +71,8 @@ _MATRIX_T_RE = re.compile(
 # `0{,}5`, `3{,}14`: the braced comma is how LaTeX writes a decimal comma (no space after it); it groups thousands
 # only before exactly three digits after a first group that is not 0 (`1{,}000`, read in `normalize`)
 _DECIMAL_COMMA_RE = re.compile(r"(?<![\d.,}])(0|\d+(?=\{,\}(?!\d{3}(?![\d{]))))\{,\}(\d+)(?![\d{])")
-# `f(x) = x \\text{ for all } x \\in \\mathbb{R}`: a function's rule declared over all reals is the rule (the reals
-# are the domain a functional equation is solved on); any other domain (`x > 0`, `\\mathbb{Q}`) stays and so differs
+# `f(x) = x \\text{ for all } x \\in \\mathbb{R}`: a function's rule declared for all its arguments, or all reals, is the
+# rule (the domain a functional equation is solved on); any other domain (`x > 0`, `\\mathbb{Q}`) stays and so differs
 _ALL_REALS_DOMAIN_RE = re.compile(
     r"^\s*([A-Za-z])\s*\(\s*([a-z])\s*\)\s*=(?P<rule>.+?)[,;]?\s*\(?\s*(?:\\text\s*\{\s*)?"
     r"(?:for\s+(?:all|every|any)|\\forall)(?P<real>\s+real)?(?:\s*\})?\s*\2\s*"
@@ -161,6 +170,12 @@ def rewrite_notation(s: str) -> str:
         s = _NOT_ORDER_RE.sub(lambda m: _NOT_ORDER[m.group(1)], s)
     for pattern, plain in _PLAIN_FORMS:
         s = pattern.sub(plain, s)
+    if "mod" in s:  # `17 \\bmod 10` is 7; `7 \\pmod{10}` is 7 named with its modulus
+        s = _BMOD_RE.sub(lambda m: str(int(m[1]) % int(m[2])), _PMOD_RE.sub(r"\1", s))
+    if "dot" in s:
+        s = _DOT_REPEAT_RE.sub(r"\1\\overline{\2}", s)
+    if re.search(r"\d\s*(?:\^\s*\{\s*)?(?:\\text(?:rm)?\s*\{\s*)?(?:st|nd|rd|th)\b", s):
+        s = _ORDINAL_RE.sub(r"\1", s)
     if "color" in s:
         s = _drop_command(s, _COLOR_ARG_RE, 2, keep_last=True)
     s = _EMPTY_SCRIPT_RE.sub("", s)
@@ -168,7 +183,7 @@ def rewrite_notation(s: str) -> str:
     s = _ROW_SKIP_RE.sub(r"\\\\", s)
     s = _PART_NAME_RE.sub(r"\\\1 ", s)
     s = _nested_list(s)
-    if "for" in s and (domain := _ALL_REALS_DOMAIN_RE.match(s)) and (domain["real"] or domain["in"]):
+    if "for" in s and (domain := _ALL_REALS_DOMAIN_RE.match(s)):
         s = s[: domain.start("rule")] + domain["rule"]
     if "{,}" in s:
         s = _DECIMAL_COMMA_RE.sub(r"\1.\2", s)

@@ -52,3 +52,33 @@ def _cardinal(words: list[str]) -> int | None:
     if last is None:
         return None
     return total + group
+
+
+_CJK_DIGITS = dict(zip("零〇一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9)))
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CJK_SECTIONS = {"万": 10**4, "亿": 10**8}
+_CJK_RE = re.compile("[" + "".join(_CJK_DIGITS) + "".join(_CJK_UNITS) + "".join(_CJK_SECTIONS) + "]+")
+
+
+def cjk_number(text: str) -> str | None:
+    """The integer a Chinese numeral names (`四十二` is 42, `十二` 12, `一百零五` 105, `三万五千` 35000), or None."""
+    text = text.strip()
+    if not _CJK_RE.fullmatch(text):
+        return None
+    total, section, digit, unit = 0, 0, None, 10**4  # `unit`: the last unit, as units fall within a section
+    for ch in text:
+        if ch in _CJK_DIGITS:
+            if digit is not None and digit != 0:
+                return None  # `四二`: two digits in a row are no numeral
+            digit = _CJK_DIGITS[ch]
+        elif ch in _CJK_UNITS:
+            if digit == 0 or _CJK_UNITS[ch] >= unit:
+                return None  # `二十二十`: a unit after one as large is no numeral
+            section += (1 if digit is None else digit) * _CJK_UNITS[ch]  # `十二`: a bare ten is one ten
+            digit, unit = None, _CJK_UNITS[ch]
+        else:
+            section += digit or 0
+            if section == 0:
+                return None
+            total, section, digit, unit = total + section * _CJK_SECTIONS[ch], 0, None, 10**4
+    return str(total + section + (digit or 0))

@@ -8,6 +8,7 @@ to a constant factor, `x = 5` against `5`, `±` as the set of both signs, and so
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from fractions import Fraction
@@ -18,7 +19,7 @@ from rlvr.verifiers.math.inequalities import abs_band, abs_chain, abs_outside, l
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
-from rlvr.verifiers.math.number_words import number_from_words
+from rlvr.verifiers.math.number_words import cjk_number, number_from_words
 from rlvr.verifiers.math.shapes import (
     Answer,
     AnswerParseError,
@@ -195,7 +196,11 @@ def scalar(s: str) -> Scalar:
 def _from_scalar(s: str) -> Answer:
     sc = scalar(s)
     if has_pm(sc.node):
-        return Seq([Scalar(n, s) for n in expand_pm(sc.node)], ordered=False)
+        signs = expand_pm(sc.node)
+        with contextlib.suppress(ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+            if len({ev.exact_value(n) for n in signs}) == 1:  # `3 \\pm 0` is 3
+                return Scalar(signs[0], s)
+        return Seq([Scalar(n, s) for n in signs], ordered=False)
     return sc
 
 
@@ -204,6 +209,8 @@ def parse_answer(s: str) -> Answer:
     s = s.strip()
     if not s:
         raise AnswerParseError("empty answer")
+    if (cjk := cjk_number(s)) is not None:  # `四十二`
+        return scalar(cjk)
     if is_text(s):
         key = canonical_text(s)
         worded = number_from_words(s, key)
