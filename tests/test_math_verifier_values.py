@@ -399,3 +399,31 @@ def test_rewritten_ordinals_and_dots(text: str, out: str) -> None:
 )
 def test_chinese_numerals(text: str, value: str | None) -> None:
     assert cjk_number(text) == value
+
+
+# ---- small and circled numerals, empty atoms, plain TeX and transposed-tuple matrices, siunitx, a value twice
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"\boxed{⁷}", "7", "correct"),
+        (r"\boxed{₇}", "7", "correct"),
+        (r"\boxed{x⁷}", "7", "wrong"),  # a power of x, not a small 7
+        (r"\boxed{⑦}", "7", "correct"),
+        (r"\boxed{⑦}", "6", "wrong"),
+        (r"\boxed{ⅶ}", "7", "correct"),
+        (r"\framebox{3}", "3", "correct"),
+        (r"\boxed{7\mathbin{}}", "7", "correct"),
+        (r"\boxed{\pmatrix{1&2\cr 3&4}}", r"\begin{pmatrix}1&2\\3&4\end{pmatrix}", "correct"),
+        (r"\boxed{\matrix{1&2\cr 3&4}}", r"\begin{pmatrix}1&2\\3&5\end{pmatrix}", "wrong"),
+        (r"\boxed{(1,2,3)^T}", r"\begin{pmatrix} 1 \\ 2 \\ 3 \end{pmatrix}", "correct"),
+        (r"\boxed{(1,2,3)^T}", r"\begin{pmatrix} 1 & 2 & 3 \end{pmatrix}", "wrong"),  # a column, not a row
+        (r"\boxed{\SI{7}{\meter}}", "7", "correct"),
+        (r"\boxed{\SI{7}{\percent}}", "7", "wrong"),  # a percentage is left to the percent rules
+        (r"\boxed{\qty{7}{\kilo\meter}}", r"7\text{ m}", "wrong"),  # the unit is kept: kilometres, not metres
+        (r"\boxed{3}\boxed{3}", "3", "correct"),
+        (r"\boxed{3}\boxed{\frac{6}{2}}", "3", "correct"),
+        (r"\boxed{3}\boxed{4}", "3", "wrong"),
+    ],
+)
+def test_numerals_matrices_and_repeats(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)

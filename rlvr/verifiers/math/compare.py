@@ -46,6 +46,12 @@ def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
         pred = pred.items[0]
     if isinstance(gold, Seq) and len(gold.items) == 1 and not isinstance(pred, Seq):
         gold = gold.items[0]
+    if isinstance(pred, Seq) and not isinstance(gold, Seq) and not pred.ordered and not pred.left:
+        values = _exact_multiset(pred.items)
+        if (
+            values is not None and len(values) == 1
+        ):  # `3, 3`, `3, \\frac62`: one value stated twice is that value
+            pred = pred.items[0]
     if isinstance(gold, Text):
         return isinstance(pred, Text) and pred.key == gold.key
     if isinstance(gold, Equation):

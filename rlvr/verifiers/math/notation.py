@@ -30,7 +30,7 @@ _PHANTOM_RE = re.compile(r"\\[hv]?phantom\s*(?=\{)")
 # struck-out content (`\\cancel{8} 7`) and an equation's tag (`\\tag{8}`) are not what the answer states
 _STRUCK_RE = re.compile(r"\\(?:[bx]?cancel|sout|tag\*?)\s*(?=\{)")
 # marks that show their argument as it is (`\\underline{7}`, `\\overbrace{7}`, `\\num{7}` of siunitx)
-_SHOWN_RE = re.compile(r"\\(?:underline|overbrace|ensuremath|num|boxed|fbox)\s*(?=\{)")
+_SHOWN_RE = re.compile(r"\\(?:underline|overbrace|ensuremath|num|boxed|fbox|framebox)\s*(?=\{)")
 _BMOD_RE = re.compile(r"^\s*(\d+)\s*\\bmod\s*\{?\s*([1-9]\d*)\s*\}?\s*$")
 _PMOD_RE = re.compile(r"^\s*(-?\d+)\s*\\pmod\s*\{\s*[1-9]\d*\s*\}\s*$")
 # `1.\\dot{6}`: a dot over the repeating digit, as UK texts write 1.666...
@@ -56,7 +56,15 @@ _PLAIN_FORMS = (
 )
 _DIGITS_NAME_RE = re.compile(r"\\operatorname\s*\{\s*(\d+)\s*\}")  # `\\operatorname{7}` names no operator
 _COLOR_ARG_RE = re.compile(r"\\(?:textcolor|colorbox|color)\s*(?=\{)")
-_EMPTY_SCRIPT_RE = re.compile(r"(?<!\\)[\^_]\s*\{\s*\}")
+_EMPTY_SCRIPT_RE = re.compile(r"(?<!\\)[\^_]\s*\{\s*\}|\\math(?:bin|rel|ord|op|punct|inner)\s*\{\s*\}")
+# plain TeX matrices (`\\pmatrix{1&2\\cr 3&4}`) as the LaTeX environment
+_PLAIN_MATRIX_RE = re.compile(r"\\[pb]?matrix\s*(?=\{)")
+# a tuple transposed (`(1,2,3)^T`) is a column vector
+_TUPLE_T_RE = re.compile(
+    r"^\s*[(\[]\s*([^()\[\]]+,[^()\[\]]+?)\s*[)\]]\s*\^\s*(?:\{\s*(?:T|\\top)\s*\}|T|\\top)\s*$"
+)
+# siunitx: `\\SI{7}{\\kilo\\meter}` is the number with its unit in words (not `\\per` units, not `\\percent`: 7% is no 7)
+_SI_RE = re.compile(r"\\(?:SI|qty)\s*\{([^{}]*)\}\s*\{((?:\s*\\(?!per\b|percent\b)[a-zA-Z]+)+)\s*\}")
 _CR_RE = re.compile(r"\\cr(?![a-zA-Z])")
 # `\\[4pt]`: a row break with extra vertical space is a row break
 _ROW_SKIP_RE = re.compile(r"(?<!\\)\\\\\s*\[\s*-?\d*\.?\d+\s*(?:pt|em|ex|mm|cm|in|mu)\s*\]")
@@ -114,6 +122,19 @@ def _drop_command(s: str, pattern: re.Pattern[str], args: int, keep_last: bool) 
 
 def _rows(body: str) -> list[list[str]]:
     return [[c.strip() for c in r.split("&")] for r in re.split(r"\\\\", body) if r.strip()]
+
+
+def _plain_matrices(s: str) -> str:
+    """`\\pmatrix{1&2\\cr 3&4}` (or `\\matrix`, `\\bmatrix`) as `\\begin{pmatrix}1&2\\cr 3&4\\end{pmatrix}`."""
+    out, pos = [], 0
+    while (m := _PLAIN_MATRIX_RE.search(s, pos)) is not None:
+        group = braced_group(s, m.end())
+        if group is None:
+            break
+        # (the brackets do not change the value, so every plain matrix becomes a pmatrix)
+        out.append(s[pos : m.start()] + f"\\begin{{pmatrix}}{group[0]}\\end{{pmatrix}}")
+        pos = group[1]
+    return "".join(out) + s[pos:]
 
 
 def _transposed(m: re.Match[str]) -> str:
@@ -179,6 +200,8 @@ def rewrite_notation(s: str) -> str:
     if "color" in s:
         s = _drop_command(s, _COLOR_ARG_RE, 2, keep_last=True)
     s = _EMPTY_SCRIPT_RE.sub("", s)
+    if "matrix" in s and "\\begin" not in s:
+        s = _plain_matrices(s)
     s = _CR_RE.sub(r"\\\\", s)
     s = _ROW_SKIP_RE.sub(r"\\\\", s)
     s = _PART_NAME_RE.sub(r"\\\1 ", s)
@@ -189,6 +212,10 @@ def rewrite_notation(s: str) -> str:
         s = _DECIMAL_COMMA_RE.sub(r"\1.\2", s)
     if "matrix" in s:
         s = _MATRIX_T_RE.sub(_transposed, s)
+    if "T" in s or "top" in s:
+        s = _TUPLE_T_RE.sub(lambda m: "\\begin{pmatrix}" + "\\\\".join(m[1].split(",")) + "\\end{pmatrix}", s)
+    if "SI" in s or "qty" in s:
+        s = _SI_RE.sub(lambda m: m[1] + "\\text{ " + m[2].replace("\\", "").replace(" ", "") + "}", s)
     if "_" in s:
         s = _NUMERAL_RE.sub(_numeral, s)
     return s

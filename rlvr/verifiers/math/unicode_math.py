@@ -75,6 +75,11 @@ _UNICODE = {
     "\u2009": " ",
     "\u202f": " ",
 }
+# circled numbers (①..⑳) and roman numerals (Ⅰ..Ⅻ, ⅰ..ⅻ) as written in CJK and list-style replies
+_UNICODE.update({chr(0x2460 + k): str(k + 1) for k in range(20)})
+_UNICODE.update(
+    {chr(0x2160 + k): str(k + 1) for k in range(12)} | {chr(0x2170 + k): str(k + 1) for k in range(12)}
+)
 _UNICODE_RE = re.compile("|".join(map(re.escape, _UNICODE)))
 _ROOT_RE = re.compile("[" + "".join(_ROOTS) + "]")
 
@@ -140,6 +145,9 @@ def rewrite_unicode_math(s: str) -> str:
     """`s` with unicode radicals, vulgar fractions, superscripts and subscripts written in LaTeX."""
     if s.isascii():
         return s
+    if s.strip() and all(c in _SUPER or c in _SUB for c in s.strip()):
+        # `⁷` or `₇` alone: a number written small, with no base to raise or index
+        return "".join(_SUPER.get(c, _SUB.get(c, c)) for c in s.strip())
     s = _SLASH_FRACTION_RE.sub(_slash_fraction, s)
     s = _SUPER_RE.sub(lambda m: "^{" + "".join(_SUPER[c] for c in m.group()) + "}", s)
     s = _SUB_RE.sub(lambda m: "_{" + "".join(_SUB[c] for c in m.group()) + "}", s)
