@@ -427,3 +427,35 @@ def test_chinese_numerals(text: str, value: str | None) -> None:
 )
 def test_numerals_matrices_and_repeats(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     _verdict(verifier, pred, gold, reason)
+
+
+# ---- other languages' small numbers; determinant, trace, rank and powers of literal matrices; a 1x1 matrix
+_M = r"\begin{pmatrix}1&2\\3&4\end{pmatrix}"
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("Die Antwort ist sieben.", "7", "correct"),
+        ("La réponse est sept.", "7", "correct"),
+        ("La respuesta es siete.", "6", "wrong"),
+        (r"\boxed{\text{três}}", "3", "correct"),
+        (r"\boxed{\text{once}}", "11", "wrong"),  # an English word first
+        (rf"\boxed{{\det{_M}}}", "-2", "correct"),
+        (rf"\boxed{{\det{_M}}}", "2", "wrong"),
+        (r"\boxed{\det\begin{pmatrix}0&1\\1&0\end{pmatrix}}", "-1", "correct"),  # a row swap flips the sign
+        (r"\boxed{\det\begin{pmatrix}1&2\\2&4\end{pmatrix}}", "0", "correct"),
+        (rf"\boxed{{\operatorname{{tr}}{_M}}}", "5", "correct"),
+        (rf"\boxed{{\operatorname{{rank}}{_M}}}", "2", "correct"),
+        (r"\boxed{\operatorname{rank}\begin{pmatrix}1&2\\2&4\end{pmatrix}}", "2", "wrong"),
+        (rf"\boxed{{{_M}^1}}", _M, "correct"),
+        (rf"\boxed{{{_M}^0}}", r"\begin{pmatrix}1&0\\0&1\end{pmatrix}", "correct"),
+        (rf"\boxed{{{_M}^0}}", _M, "wrong"),
+        (rf"\boxed{{{_M}^2}}", r"\begin{pmatrix}7&10\\15&22\end{pmatrix}", "correct"),
+        (r"\boxed{\begin{pmatrix}3\end{pmatrix}}", "3", "correct"),
+        (r"\boxed{\begin{pmatrix}3\end{pmatrix}}", "4", "wrong"),
+        (r"\boxed{\begin{pmatrix}3&0\end{pmatrix}}", "3", "wrong"),
+    ],
+)
+def test_languages_and_matrix_values(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)

@@ -46,6 +46,8 @@ def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
         pred = pred.items[0]
     if isinstance(gold, Seq) and len(gold.items) == 1 and not isinstance(pred, Seq):
         gold = gold.items[0]
+    if isinstance(pred, Matrix) and isinstance(gold, Scalar) and [len(r) for r in pred.rows] == [1]:
+        pred = pred.rows[0][0]  # a 1x1 matrix `(3)` is the number 3
     if isinstance(pred, Seq) and not isinstance(gold, Seq) and not pred.ordered and not pred.left:
         values = _exact_multiset(pred.items)
         if (

@@ -111,8 +111,10 @@ def _term(sign: int, term: str) -> Rows | None:
 
 def matrix_expression(s: str) -> Rows | None:
     """The exact matrix a sum of (scaled) matrix products denotes, or None if `s` is not one."""
-    if "\\begin{" not in s or (s.count("\\begin{") == 1 and s.strip().startswith("\\begin{")):
-        return None  # a single plain matrix is the structure parser's business
+    if "\\begin{" not in s:
+        return None
+    if s.count("\\begin{") == 1 and s.strip().startswith("\\begin{"):
+        return matrix_power(s)  # `M^2`, `M^0`; a single plain matrix is the structure parser's business
     total: Rows | None = None
     for sign, term in _terms(s):
         rows = _term(sign, term)
@@ -164,3 +166,58 @@ def _linear_coefficients(
     if at(probe) != sum((c * probe[a] for c, a in zip(coefs, axes)), Fraction(0)):
         return None
     return [[c] for c in coefs]
+
+
+_MATRIX_FUNCTION_RE = re.compile(
+    r"^\s*\\(det|tr|rank|operatorname\s*\{\s*(?:tr|rank)\s*\})\s*\(?\s*\\begin\{([pbB]?matrix)\}(.*?)\\end\{\2\}\s*\)?\s*$",
+    re.S,
+)
+_MATRIX_POWER_RE = re.compile(
+    r"^\s*\\begin\{([pbB]?matrix)\}(.*?)\\end\{\1\}\s*\^\s*\{?\s*(\d{1,2})\s*\}?\s*$", re.S
+)
+
+
+def _eliminated(rows: Rows) -> tuple[Fraction, int]:
+    """(determinant, read only for a square matrix; rank) of a matrix, by exact Gaussian elimination."""
+    m = [row[:] for row in rows]
+    det, rank, col = Fraction(1), 0, 0
+    while rank < len(m) and col < len(m[0]):
+        pivot = next((r for r in range(rank, len(m)) if m[r][col] != 0), None)
+        if pivot is None:
+            det, col = Fraction(0), col + 1
+            continue
+        if pivot != rank:
+            m[rank], m[pivot], det = m[pivot], m[rank], -det
+        det *= m[rank][col]
+        for r in range(rank + 1, len(m)):
+            factor = m[r][col] / m[rank][col]
+            m[r] = [a - factor * b for a, b in zip(m[r], m[rank])]
+        rank, col = rank + 1, col + 1
+    return det, rank  # (a column without a pivot set det to 0: a singular matrix)
+
+
+def matrix_function(s: str) -> Fraction | None:
+    """The value of `\\det`, `\\operatorname{tr}` or `\\operatorname{rank}` of a literal matrix, or None."""
+    m = _MATRIX_FUNCTION_RE.match(s)
+    rows = _rows(m.group(3)) if m else None
+    if m is None or rows is None:
+        return None
+    name = re.sub(r"operatorname|[\s{}]", "", m.group(1))
+    square = len(rows) == len(rows[0])
+    if name == "rank":
+        return Fraction(_eliminated(rows)[1])
+    if not square:
+        return None  # a determinant or trace needs a square matrix
+    return _eliminated(rows)[0] if name == "det" else sum((rows[i][i] for i in range(len(rows))), Fraction(0))
+
+
+def matrix_power(s: str) -> Rows | None:
+    """A literal square matrix to a whole power (`M^0` is the identity), or None."""
+    m = _MATRIX_POWER_RE.match(s)
+    rows = _rows(m.group(2)) if m else None
+    if m is None or rows is None or len(rows) != len(rows[0]) or len(rows) > 6 or int(m.group(3)) > 20:
+        return None  # (bounded: a power of a large matrix is no answer anyone writes)
+    result: Rows | None = [[Fraction(int(i == j)) for j in range(len(rows))] for i in range(len(rows))]
+    for _ in range(int(m.group(3))):
+        result = _product(result, rows) if result is not None else None
+    return result

@@ -82,3 +82,24 @@ def cjk_number(text: str) -> str | None:
                 return None
             total, section, digit, unit = total + section * _CJK_SECTIONS[ch], 0, None, 10**4
     return str(total + section + (digit or 0))
+
+
+# the small numbers in German, French, Spanish, Italian and Portuguese, as a whole answer (`sieben`, `sept`);
+# words that are English words of their own are left out: `null`, `due`, `once` (11), `um` (1)
+_FOREIGN_SMALL = {
+    word: n
+    for words in (
+        "eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
+        "zéro un deux trois quatre cinq six sept huit neuf dix onze douze",
+        "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
+        "zero uno _ tre quattro cinque sei sette otto nove dieci undici dodici",
+        "zero um dois três quatro cinco seis sete oito nove dez onze doze",
+    )
+    for n, word in enumerate(words.split(), start=0 if not words.startswith("eins") else 1)
+    if word not in ("_", "once", "um")
+}
+
+
+def foreign_number(text: str) -> str | None:
+    """The number a small-number word of another language names (`sieben`, `sept`, `siete`: 7), or None."""
+    return None if (n := _FOREIGN_SMALL.get(text.strip().rstrip(".").lower())) is None else str(n)

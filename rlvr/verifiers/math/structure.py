@@ -17,9 +17,9 @@ from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.chains import approximates, constants_differ, false_link
 from rlvr.verifiers.math.inequalities import abs_band, abs_chain, abs_outside, linear_bound, merged_intervals
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
-from rlvr.verifiers.math.matrix_ops import matrix_expression, unit_vector_form
+from rlvr.verifiers.math.matrix_ops import matrix_expression, matrix_function, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
-from rlvr.verifiers.math.number_words import cjk_number, number_from_words
+from rlvr.verifiers.math.number_words import cjk_number, foreign_number, number_from_words
 from rlvr.verifiers.math.shapes import (
     Answer,
     AnswerParseError,
@@ -209,8 +209,8 @@ def parse_answer(s: str) -> Answer:
     s = s.strip()
     if not s:
         raise AnswerParseError("empty answer")
-    if (cjk := cjk_number(s)) is not None:  # `四十二`
-        return scalar(cjk)
+    if (numeral := cjk_number(s) or foreign_number(s)) is not None:  # `四十二`, `sieben`, `três`
+        return scalar(numeral)
     if is_text(s):
         key = canonical_text(s)
         worded = number_from_words(s, key)
@@ -321,11 +321,11 @@ def _parse(s: str, depth: int) -> Answer:
     if s.startswith("{") and s.endswith("}") and _balanced(s[1:-1]) and len(split_top(s[1:-1], (",",))) > 1:
         # a TeX group holding a list: `{1,3}`
         return _parse(s[1:-1], depth + 1)
-    rows = matrix_expression(s) or unit_vector_form(s)
-    if (
-        rows is not None
-    ):  # `2\begin{pmatrix}..\end{pmatrix}`, sums and products of matrices, `2\mathbf{i} - \mathbf{j}`
+    # `2\begin{pmatrix}..\end{pmatrix}`, sums, products and powers of matrices, `2\mathbf{i} - \mathbf{j}`
+    if (rows := matrix_expression(s) or unit_vector_form(s)) is not None:
         return Matrix([[Scalar(("num", v, None, None), str(v)) for v in row] for row in rows])
+    if (value := matrix_function(s)) is not None:  # `\det`, trace or rank of a literal matrix
+        return Scalar(("num", value, None, None), str(value))
     m = _MATRIX_RE.match(s)
     if m:
         lines = [
