@@ -459,3 +459,27 @@ _M = r"\begin{pmatrix}1&2\\3&4\end{pmatrix}"
 )
 def test_languages_and_matrix_values(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     _verdict(verifier, pred, gold, reason)
+
+
+# ---- a value in another size of the gold's unit is converted exactly; other kinds of unit never convert
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"\boxed{5000\text{ m}}", r"5\text{ km}", "correct"),
+        (r"\boxed{500\text{ m}}", r"5\text{ km}", "wrong"),
+        (r"\boxed{300 \text{ minutes}}", r"5 \text{ hours}", "correct"),
+        (r"\boxed{5 \text{ minutes}}", r"5 \text{ hours}", "wrong"),
+        (r"\boxed{500\text{ cents}}", r"\$5", "correct"),
+        (r"\boxed{5\text{ cents}}", r"\$5", "wrong"),
+        (r"\boxed{5 \text{ in}}", r"5\text{ inches}", "correct"),
+        (r"\boxed{12\text{ inches}}", r"1\text{ ft}", "correct"),  # an inch is 0.0254 m, a foot 0.3048 m
+        (r"\boxed{1.5\text{ km}}", r"1500\text{ m}", "correct"),
+    ],
+)
+def test_unit_conversions(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+def test_units_of_another_kind_never_convert(verifier: MathVerifier) -> None:
+    details = _verdict(verifier, r"\boxed{5 \text{ kg}}", r"5\text{ km}", "wrong")
+    assert details["error"] == "unit 'kg' differs from the gold's 'km'"

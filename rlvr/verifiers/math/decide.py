@@ -16,6 +16,7 @@ from rlvr.verifiers.math.normalize import canonical_text, currency_unit, normali
 from rlvr.verifiers.math.notation import bases_written, numeral_base
 from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Equation, Scalar, Text, describe
 from rlvr.verifiers.math.structure import false_equality, parse_answer, parse_choice
+from rlvr.verifiers.math.unit_scale import unit_factor
 from rlvr.verifiers.math.vocab import PLURAL_SHIFTS, TEXT_FILLERS, counted_label
 
 # a label in words or an angle's name, `=`, then one value with a digit (no second `=`: chains are judged
@@ -108,10 +109,13 @@ def decide(
     angle = _angle_mismatch(gold.answer, gold.text, norm.text)
     if angle is not None:  # `60 \\text{ turns}` is not `60^\\circ`, `1.047^\\circ` is not `\\pi/3`
         return Verdict.fail(Reason.WRONG, error=angle, **details)
-    if gold.unit and unit and gold.unit != unit:  # `5 cents` is not `\\$5`
-        return Verdict.fail(
-            Reason.WRONG, error=f"unit {unit!r} differs from the gold's {gold.unit!r}", **details
-        )
+    if gold.unit and unit and gold.unit != unit:  # `5 cents` is not `\\$5`; `500 cents` is
+        factor = unit_factor(unit, gold.unit)
+        if factor is None or not isinstance(pred, Scalar):
+            return Verdict.fail(
+                Reason.WRONG, error=f"unit {unit!r} differs from the gold's {gold.unit!r}", **details
+            )
+        pred = Scalar(("mul", (("num", factor, None, None), pred.node)), pred.text)  # in the gold's unit
     try:
         ok = cmp.answers_equal(gold.answer, pred, opts) or comma_decimal_equal(gold, pred, norm.text, opts)
     except cmp.NeedsSympy:
