@@ -109,3 +109,89 @@ def test_contested_reads_the_answering_part_only() -> None:
     assert not contested(r"\boxed{12}. Many students answer \boxed{12}.")
     assert not contested(r"\boxed{9}. Wait, \boxed{12}.")
     assert not contested("no box at all: the answer is 12, or 9")  # phrases alone are `extract`'s to read
+
+
+# ---- 2. a value followed by a word that changes it (`vocab.VALUE_WORDS`, the whole closed class) is not that value
+@pytest.mark.parametrize(
+    "word",
+    [
+        "squared",
+        "cubed",
+        "dozen",
+        "dozens",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "percent",
+        "halves",
+        "thirds",
+        "quarters",
+        "tenths",
+        "twelfths",
+        "hundredths",
+        "times",
+        "fold",
+        "factorial",
+        "if",
+    ],
+)
+def test_a_closing_value_with_a_value_word_after_it_states_nothing(verifier: MathVerifier, word: str) -> None:
+    pred = f"So the number we want for $n = 5$ is 12 {word}."
+    assert verifier.verify(pred, "12").reason != "correct"
+
+
+def test_a_closing_value_with_only_a_counted_label_is_stated(verifier: MathVerifier) -> None:
+    pred = "So the area of the triangle with vertices $(0,0)$ and $(4,3)$ is **6** square units."
+    assert (
+        _verdict(verifier, pred, "6", "correct")["extracted"] == "6"
+    )  # `square` before a unit names the unit
+    assert verifier.verify("So the number we want for $n = 5$ is 12 square.", "12").reason != "correct"
+    assert _verdict(verifier, "So the number we want for $n = 5$ is 12 books.", "12", "correct")[
+        "method"
+    ] == ("conclusion")
+
+
+@pytest.mark.parametrize(
+    "pred, numeral",
+    [
+        ("The answer is $12$ in base 10.", "12_{10}"),
+        ("The answer is $12$ (base 10).", "12_{10}"),
+        ("The answer is $12$ in decimal.", "12_{10}"),
+        ("The answer is 12 in base ten.", "12_{10}"),
+        ("The answer is $101$ in binary.", "101_{2}"),
+        (r"\boxed{12} (base 3)", "12_{3}"),
+        (r"$\boxed{3}_{10}$", "3_{10}"),
+    ],
+)
+def test_a_base_named_after_a_value_makes_it_that_numeral(
+    verifier: MathVerifier, pred: str, numeral: str
+) -> None:
+    details = _verdict(verifier, pred, "12_3", "wrong") if "12_{3}" not in numeral else None
+    if details is not None:  # the decimal twelve (or five, or three) is not the base-3 numeral 12
+        assert details["extracted"] == numeral
+    else:
+        assert _verdict(verifier, pred, "12_3", "correct")["extracted"] == numeral
+
+
+# ---- 3. an operator glued to a box from outside states two values (the box's and the whole's): no answer
+@pytest.mark.parametrize(
+    "pred, box, whole",
+    [
+        (r"$\boxed{3}!$", "3", "6"),
+        (r"$\boxed{3}^2$", "3", "9"),
+        (r"$\boxed{2}^3$", "2", "8"),
+        (r"$\boxed{10}^0$", "10", "1"),
+        (r"$\boxed{3}_5$", "3", "3_5"),
+    ],
+)
+def test_an_operator_glued_to_a_box_leaves_no_answer(
+    verifier: MathVerifier, pred: str, box: str, whole: str
+) -> None:
+    _verdict(verifier, pred, box, "no_answer")
+    _verdict(verifier, pred, whole, "no_answer")
+
+
+def test_a_percent_sign_glued_to_a_box_is_its_unit(verifier: MathVerifier) -> None:
+    assert _verdict(verifier, r"\boxed{50}\%", "50", "correct")["extracted"] == r"{50}\%"
+    _verdict(verifier, r"\boxed{50}\%", "40", "wrong")

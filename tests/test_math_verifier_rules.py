@@ -211,6 +211,8 @@ def test_later_text_that_does_not_change_the_answer(verifier: MathVerifier, pred
         ("\\boxed{8}\n\nWait, is it 7?", "hedge"),
         (r"\boxed{8}. Hmm, I'm not sure; it might be 7.", "hedge"),
         ("Final answer: 8. Hmm, or 7.", "hedge"),
+        # a conditional phrase states no plain value (`if` is a value word), so it stays a hedge of the box
+        ("Therefore the answer is $\\boxed{8}$.\n\nAnswer: 7 (if we exclude the endpoint)", "hedge"),
         (r"\boxed{8}\text{\boxed{7}}", "boxed"),  # a box hidden in text, a comment or code joins the answer
         ("\\boxed{8}\n% \\boxed{7}", "boxed"),
         ("\\boxed{8}\n<!-- \\boxed{7} -->", "boxed"),
@@ -228,7 +230,6 @@ def test_a_hedge_after_the_answer_is_all_its_values(verifier: MathVerifier, pred
     "pred",
     [
         "\\boxed{8}\n\nBut maybe the answer is 7.",
-        "Therefore the answer is $\\boxed{8}$.\n\nAnswer: 7 (if we exclude the endpoint)",
         "The answer is \\boxed{8}.\n\n(Alternatively \\boxed{7}.)",
         "If $n$ is even: \\boxed{8}. If $n$ is odd: \\boxed{7}.",
         "My answer: \\boxed{8}\n\nReference answer: \\boxed{7}",
@@ -364,9 +365,7 @@ def test_abs_greater_is_two_rays(verifier: MathVerifier, pred: str, gold: str, w
 @pytest.mark.parametrize(
     "pred, gold, want, extracted",
     [
-        (r"\boxed{7}^2", "49", True, "{7}^2"),  # what is attached to a box from outside belongs to it
-        (r"\boxed{7}^2", "7", False, "{7}^2"),
-        (r"\boxed{5}!", "120", True, "{5}!"),
+        (r"\boxed{50}\%", "50", True, "{50}\\%"),  # a percent sign attached from outside is the box's unit
         (r"\boxed{12}\ (\text{approximately})", "12", False, None),  # an estimate of an exact value
         (
             "Each person shakes 3 hands, so the answer is $12/2 = 6$.\n\n**Answer: 6** (not 12)",

@@ -60,3 +60,28 @@ _NUMBER_WORD_RE = re.compile(
 
 
 _PLAIN_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+
+
+_BASE_NAMES = {"decimal": "10", "binary": "2", "octal": "8", "hexadecimal": "16", "hex": "16", "ternary": "3"}
+# a base named after a value: `in base 10`, `(base 3)`, `in decimal`, `in binary notation`, `base-two`
+_NAMED_BASE_RE = re.compile(
+    r"^[ \t]*+(?:\$[ \t]*+)?(?P<open>\(\s*)?(?:(?:written|expressed)\s+)?(?:in\s+)?(?:the\s+)?"
+    r"(?:base[\s-]*(?:(?P<digits>\d+)|\{(?P<braced>\d+)\}|(?P<word>[a-z]+))"
+    r"|(?P<name>" + "|".join(_BASE_NAMES) + r")(?:\s+(?:notation|form|system|numerals?))?)\b"
+    r"(?(open)\s*\))",
+    re.IGNORECASE,
+)
+
+
+def named_base(after: str) -> tuple[str, int] | None:
+    """The base a value is said to be written in by the words right after it (`$12$ in base 10`, `12 (base 3)`,
+    `12 in decimal`): (its digits, the length of those words), or None. The value is then that base's numeral."""
+    m = _NAMED_BASE_RE.match(after[:80])  # the words stand right after the value: a bounded look
+    if m is None:
+        return None
+    base = m.group("digits") or m.group("braced")
+    if m.group("word"):
+        base = NUMBER_WORDS.get(m.group("word").lower())
+    if m.group("name"):
+        base = _BASE_NAMES[m.group("name").lower()]
+    return (base, m.end()) if base is not None and base.isdigit() and int(base) >= 2 else None

@@ -3,29 +3,17 @@
 
 The last formula of such a sentence is part of the question, not the answer: the value the sentence ends
 by stating (after `is`/`are`/`equals`, plain or bold, with at most a few words naming what it counts) is.
-A value qualified after it (`is 3 more than`, `is 2 times`) states no answer.
+A value followed by a word that changes or qualifies it (`vocab.VALUE_WORDS`: `is 3 more than`, `is 12 squared`,
+`is 12 dozen`, `is 12 percent`, `is 7 twelfths`, `is 12 in base 10`) states no answer.
 """
 
 from __future__ import annotations
 
 import re
 
-# what may follow the stated value: a few words naming what it counts (`square units`, `books`), no qualifier
-_QUALIFIERS = {
-    "more",
-    "less",
-    "fewer",
-    "than",
-    "times",
-    "of",
-    "plus",
-    "minus",
-    "or",
-    "and",
-    "not",
-    "per",
-    "if",
-}
+from rlvr.verifiers.math.vocab import VALUE_WORDS
+
+_UNIT_ADJECTIVES = frozenset({"square", "cubic", "cube"})
 _STATED_RE = re.compile(
     r"\b(?:is|are|equals|was|were)\s+(?P<bold>\*\*|__)?\s*(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)\s*(?P=bold)?"
     r"(?P<words>(?:\s+[A-Za-z]+){0,3})\s*[.!]?\s*\Z"
@@ -39,6 +27,9 @@ def stated_after_formula(after: str) -> str | None:
     m = _STATED_RE.search(after)
     if m is None or _SENTENCE_END_RE.search(after, 0, m.start()):
         return None  # no value ends it, or the formula's sentence ended before the value's began
-    if any(w.lower() in _QUALIFIERS for w in m.group("words").split()):
-        return None
+    words = [w.lower() for w in m.group("words").split()]
+    # `square`/`cubic` before another word names a unit (`6 square units`); as the last word it is an operation
+    words = [w for i, w in enumerate(words) if not (w in _UNIT_ADJECTIVES and i < len(words) - 1)]
+    if any(w in VALUE_WORDS for w in words):
+        return None  # `is 12 squared`, `is 12 dozen`, `is 12 percent`, `is 3 more than`: not the value 12
     return m.group("value")

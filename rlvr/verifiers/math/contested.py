@@ -26,7 +26,9 @@ _EXPLICIT_REVISION_RE = re.compile(r"\b(?:" + "|".join(EXPLICIT_REVISIONS) + r")
 # punctuation, one progression marker and a formula that computes the later value
 _PROGRESSION_RE = re.compile(
     r"^[\s$.,;:*]*(?:\\(?:Rightarrow|Longrightarrow|longrightarrow|implies|to)(?![a-zA-Z])|\u2192|\u21d2"
-    r"|\b(?:then|finally)\b)[\s$.,:*]*(?:(?:\\[a-zA-Z]+|[^$\nA-Za-z]|\b[A-Za-z]{1,2}\b)*=[\s$]*)?$",
+    r"|\b(?:then|finally)\b)[\s$.,:*]*+"
+    # possessive, and no character two ways (a `\\` only opens a command): linear on any gap
+    r"(?:(?:\\[a-zA-Z]++|\\[^a-zA-Z]|[^$\nA-Za-z\\=]|\b[A-Za-z]{1,2}\b)*+=)*+[\s$]*$",
     re.IGNORECASE,
 )
 _LATEX_NOISE_RE = re.compile(r"\\[dt]frac")

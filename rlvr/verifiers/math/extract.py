@@ -22,6 +22,7 @@ from rlvr.verifiers.math.atoms import (
     METHODS,
     Extraction,
     _is_prose,
+    named_base,
 )
 from rlvr.verifiers.math.box_context import (
     _ASKED_RE,
@@ -67,6 +68,10 @@ from rlvr.verifiers.math.vocab import (
 )
 
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
+
+
+# a base subscript glued to a box from outside: `\\boxed{11}_2`, `\\boxed{3}_{10}`
+_GLUED_BASE_RE = re.compile(r"[ \t]*+_\s*\{?\s*(\d+)\s*\}?")
 
 
 # the model went on to a new chat turn: nothing after it answers this one
@@ -220,8 +225,21 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                     return Extraction(", ".join([boxed, *more]), "boxed")
                 if boxed and _ASKED_RE.match(text[outer_boxes(text)[-1][1] :]):
                     return None  # `\\boxed{\\text{odd}}?`: a box that asks answers nothing
-                suffix = _BOX_SUFFIX_RE.match(text[outer_boxes(text)[-1][1] :]) if boxed else None
-                if suffix is not None:  # `\\boxed{7}^2` states 7^2: what is attached to the box belongs to it
+                after_end = text[outer_boxes(text)[-1][1] :]
+                base = _GLUED_BASE_RE.match(after_end) or named_base(after_end) if boxed else None
+                if base is not None:  # `\\boxed{11}_2`, `\\boxed{12} in base 10`: that base's numeral
+                    digits = base.group(1) if isinstance(base, re.Match) else base[0]
+                    if not boxed.isalnum() or (isinstance(base, re.Match) and digits != "10"):
+                        return (
+                            None  # `\\boxed{3}_5`: a glued subscript other than 10 may index, not name a base
+                        )
+                    return Extraction(f"{boxed}_{{{digits}}}", "boxed")
+                suffix = _BOX_SUFFIX_RE.match(after_end) if boxed else None
+                if suffix is not None and suffix.group(1) != "\\%":
+                    return (
+                        None  # `\\boxed{3}!`, `\\boxed{3}^2`: the box states 3, the whole 6 or 9: two values
+                    )
+                if suffix is not None:  # `\\boxed{50}\\%`: a percent sign is the box's unit
                     return Extraction(f"{{{boxed}}}{suffix.group(1)}", "boxed")
                 if boxed and box_term(text, *outer_boxes(text)[-1]):  # type: ignore[arg-type]
                     return None  # `$5 + \\boxed{3}$`: the box marks part of a formula, no answer as a whole

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.atoms import _MATH_SPAN_RE, _NUMBER_RE, _NUMBER_WORD_RE, _is_prose
+from rlvr.verifiers.math.atoms import _MATH_SPAN_RE, _NUMBER_RE, _NUMBER_WORD_RE, _is_prose, named_base
 from rlvr.verifiers.math.commitment import (
     Screened,
     guess_contested,
@@ -96,6 +96,13 @@ def _clean_phrase_answer(rest: str) -> str:
     rest = first.strip().strip("*").strip()
     rest = _CELL_END_RE.split(rest, maxsplit=1)[0] if _CELL_END_RE.search(rest) and "$" not in rest else rest
     span = _MATH_SPAN_RE.search(rest)
+    based = (
+        _numeral_in_named_base(rest, span.end(), next(g for g in span.groups() if g is not None))
+        if span and span.start() < 3
+        else None
+    )
+    if based is not None:  # `$12$ in base 10`: the numeral of that base, `12_{10}`
+        return based
     if span and span.start() < 3 and _SPAN_QUALIFIED_RE.match(rest[span.end() :]):
         return rest  # `$7$ less than $15$`, `$7$ if $n$ is odd`: the span is not stated as the answer
     if span and span.start() < 3:
@@ -108,6 +115,10 @@ def _clean_phrase_answer(rest: str) -> str:
     # `7 (not 8)`: a bracket that denies another value leaves the answer as it is (a later clause might not)
     rest = re.sub(r"^(-?\d+(?:\.\d+)?)\s*\(\s*not\s+-?\d+(?:\.\d+)?\s*\)$", r"\1", rest.strip())
     rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
+    number = re.match(r"-?[0-9A-Za-z]+(?=[ \t(])", rest)
+    based = _numeral_in_named_base(rest, number.end(), number.group()) if number else None
+    if based is not None:  # `12 in decimal`
+        return based
     if _is_prose(rest) and _NUMBER_RE.search(rest) and _NUMBER_WORD_RE.search(rest):
         return rest  # "six rolls on average, though the median is 4": two values, neither is the answer
     if _is_prose(rest):
@@ -121,6 +132,16 @@ def _clean_phrase_answer(rest: str) -> str:
             # several numbers in prose: which one is the answer is a guess, so none is
             return numbers.pop()
     return rest
+
+
+def _numeral_in_named_base(rest: str, end: int, value: str) -> str | None:
+    """`value` (ending at rest[end]) as the numeral of the base the words after it name (`$12$ in base 10` ->
+    `12_{10}`); the whole text if the value is no numeral (so no plain value); None when no base is named."""
+    base = named_base(rest[end:])
+    if base is None:
+        return None
+    value = value.strip()
+    return f"{value}_{{{base[0]}}}" if re.fullmatch(r"[0-9A-Za-z]+", value) else rest
 
 
 def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:

@@ -179,12 +179,19 @@ HEDGES = _words("maybe perhaps possibly probably")
 #: Operations: the value is an operand (`3 times x`, `2 cubed`, `twice 3`).
 OPERATIONS = _words(
     "plus minus times divided multiplied squared cubed power powers root roots exponent half halves double "
-    "triple twice factorial inverse reciprocal cube square opposite"
+    "triple twice factorial inverse reciprocal cube square opposite fold"
+)
+#: Ordinals (every one a fraction's denominator can be, the teens and tens included), so that the fraction words
+#: are the whole closed class, not the few a red team tried: `7 thirds`, `7 twelfths`, `7 hundredths`.
+ORDINALS = _words(
+    "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
+    "sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth fiftieth sixtieth seventieth "
+    "eightieth ninetieth hundredth thousandth millionth billionth"
 )
 #: Fraction words: `7 thirds` is 7/3, not 7 things counted.
-FRACTION_WORDS = _words(
-    "thirds fourths quarters fifths sixths sevenths eighths ninths tenths hundredths thousandths millionths"
-)
+FRACTION_WORDS = frozenset({f"{w}s" for w in ORDINALS} | {"halves", "quarters"})
+#: Percent words: `12 percent` is 0.12 (or 12 of a hundred), never a count of 12.
+PERCENT_WORDS = _words("percent percentage pct per cent")
 #: Signs: the value's sign is stated in words (`5 negative`, `5 below zero`).
 SIGNS = _words("negative positive zero")
 #: Scale words and the factor each stands for (`5 thousand` is 5000, `3 dozen` is 36): `normalize` applies them.
@@ -199,6 +206,8 @@ SCALES = {
 #: Other multiplying words that are not read as a factor (`5 score`, `5 gross`): they still change the value.
 OTHER_SCALES = _words("score gross") | {f"{w}s" for w in SCALES}
 
+#: Conditions: the value holds only in a case (`12 if n is odd`, `12 when x > 0`).
+CONDITIONS = _words("if when whenever unless provided assuming")
 #: Words after a value that make it another value or an estimate (`7 repeating`, `7 give or take`).
 AFTER_QUALIFIERS = _words("repeating recurring repeated give ish")
 
@@ -218,6 +227,8 @@ VALUE_WORDS = (
     | SIGNS
     | frozenset(SCALES)
     | OTHER_SCALES
+    | PERCENT_WORDS
+    | CONDITIONS
     | AFTER_QUALIFIERS
     | frozenset(w for w in NUMBER_WORDS if " " not in w)
 )
@@ -274,9 +285,9 @@ def counted_label(words: list[str]) -> bool:
             break
     if not clean:
         return closed
-    if not 1 <= len(clean) <= 3 or any(w in VALUE_WORDS for w in clean):
+    if not 1 <= len(clean) <= 3 or any(w in VALUE_WORDS - PERCENT_WORDS for w in clean):
         return False
-    return clean[-1].endswith("s") or clean[-1] in {"pct", "percent", "percentage"}
+    return clean[-1].endswith("s") or clean[-1] in PERCENT_WORDS
 
 
 #: Words that start a check of an answer on an instance (`let me verify with n = 10`): see `extract.drop_checks`.
