@@ -14,17 +14,17 @@ import re
 
 from rlvr.verifiers.math.boxes import outer_boxes
 from rlvr.verifiers.math.commitment import offers_another
-from rlvr.verifiers.math.vocab import PITFALL_WORDS, REVISION_WORDS
+from rlvr.verifiers.math.vocab import (
+    ASIDE_OPENERS,
+    HEDGE_MARKERS,
+    PITFALL_WORDS,
+    REMARK_TITLES,
+    REVISION_WORDS,
+)
 
 _LABELS = (
-    r"note(?:\s+that)?",
-    r"also\s+note",
-    r"for\s+(?:comparison|reference|context|completeness|the\s+record)",
-    r"remarks?",
-    r"by\s+the\s+way",
-    r"incidentally",
-    r"as\s+an\s+aside",
-    r"side\s+note",
+    *ASIDE_OPENERS,
+    *(rf"{title}s?" for title in REMARK_TITLES),  # `Note that`, `Remarks:`
     r"(?:an?\s+|the\s+)?(?:common\s+|typical\s+)?(?:" + "|".join(PITFALL_WORDS) + ")",
 )
 # the start of a sentence: after a sentence end, a line break or an opening bracket
@@ -47,9 +47,9 @@ _REVISION_RE = re.compile(
 # a counterfactual (`with replacement it would be`, `if it were ..., we would get`) describes another problem;
 # a genuine hedge offers another answer to this one
 _COUNTERFACTUAL_RE = re.compile(r"\bwould\b|\bwere\b", re.IGNORECASE)
+# ... unless it offers another answer too (a hedge marker other than `would be`, a leading `or`, a question)
 _GENUINE_HEDGE_RE = re.compile(
-    r"\b(?:alternatively|alternative|maybe|perhaps|possibly|might|could|or|otherwise|unless)\b|\?",
-    re.IGNORECASE,
+    r"\b(?:" + "|".join(w for w in HEDGE_MARKERS if w != r"would\s+be") + r"|or)\b|\?", re.IGNORECASE
 )
 
 

@@ -393,7 +393,19 @@ REJECTION_PREDICATES = (
 #: Words that make what a clause says next a known wrong answer ("a common mistake is to say it's 7").
 PITFALL_WORDS = ("mistake", "trap", "tempting", "misconception", "pitfall", r"some\s+might\s+say")
 #: Titles of a section after the answer that explains or remarks on it (`## Explanation`, `Note:`, `Remark:`).
-SECTION_TITLES = ("explanation", "reasoning", "remark", "note", "check", "verification", "justification")
+#: Of those, the ones that title a remark (they open an aside mid-text too: `(Note: ...)`, `Remark. ...`).
+REMARK_TITLES = ("remark", "note")
+SECTION_TITLES = ("explanation", "reasoning", *REMARK_TITLES, "check", "verification", "justification")
+#: Openers of a remark beside the answer (`Note that`, `For comparison`, `By the way`): a box in a sentence they
+#: open is an aside (`asides.py`); so do `REMARK_TITLES`.
+ASIDE_OPENERS = (
+    r"also\s+note",
+    r"for\s+(?:comparison|reference|context|completeness|the\s+record)",
+    r"by\s+the\s+way",
+    "incidentally",
+    r"as\s+an\s+aside",
+    r"side\s+note",
+)
 #: Phrases right before a box that make its value a bound or a denial (`at least \\boxed{12}`, `not \\boxed{12}`).
 QUALIFIERS_BEFORE_BOX = (
     r"at\s+least",
