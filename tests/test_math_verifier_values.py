@@ -483,3 +483,33 @@ def test_unit_conversions(verifier: MathVerifier, pred: str, gold: str, reason: 
 def test_units_of_another_kind_never_convert(verifier: MathVerifier) -> None:
     details = _verdict(verifier, r"\boxed{5 \text{ kg}}", r"5\text{ km}", "wrong")
     assert details["error"] == "unit 'kg' differs from the gold's 'km'"
+
+
+# ---- a quadratic inequality in one variable is the set it denotes; a bound holding the variable is no interval
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"\boxed{x^2<4}", "(-2,2)", "correct"),
+        (r"\boxed{x^2<4}", "[-2,2]", "wrong"),
+        (r"\boxed{x^2\le 4}", "[-2,2]", "correct"),
+        (r"\boxed{-x^2 > -4}", "(-2,2)", "correct"),  # a negative leading coefficient turns the order
+        (r"\boxed{4x^2 < 1}", r"(-\frac12,\frac12)", "correct"),
+        (r"\boxed{x(x-1)<0}", "(0,1)", "correct"),
+        (r"\boxed{x(x-1)>0}", r"(-\infty,0)\cup(1,\infty)", "correct"),
+        (r"\boxed{x(x-1)\ge 0}", r"(-\infty,0]\cup[1,\infty)", "correct"),
+        (r"\boxed{x(x-1)\ge 0}", r"(-\infty,0)\cup(1,\infty)", "wrong"),
+        (r"\boxed{x^2<x}", "(0,1)", "correct"),
+        (r"\boxed{x^2+1>0}", r"(-\infty,\infty)", "correct"),
+        (r"\boxed{x^2+1<0}", r"\emptyset", "correct"),
+        (r"\boxed{(x-1)^2 \le 0}", r"\{1\}", "correct"),
+        (r"\boxed{(x-1)^2 > 0}", r"(-\infty,1)\cup(1,\infty)", "correct"),
+        (r"\boxed{(x-1)^2 < 0}", r"\{1\}", "wrong"),
+        (r"\boxed{x^2 < 2}", r"(-\sqrt2,\sqrt2)", "correct"),
+        (r"\boxed{x^2 < 2}", r"(-\sqrt3,\sqrt3)", "wrong"),
+        (r"\boxed{\frac{1}{x} > 1}", "(0,1)", "wrong"),  # not a quadratic: left as written
+        (r"\boxed{x^3 < 8}", r"(-\frac43, 2)", "wrong"),  # a cubic is checked, not fitted as a quadratic
+        (r"\boxed{x < x^3}", r"(-\infty, x^3)", "wrong"),  # x bounded by itself is no interval
+    ],
+)
+def test_quadratic_inequalities(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)

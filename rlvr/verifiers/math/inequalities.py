@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from rlvr.verifiers.math import evaluate as ev
@@ -31,6 +32,20 @@ def linear_bound(left: Node, right: Node, op: str) -> tuple[str, Node, str] | No
     if a < 0:
         op = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}[op]
     return name, ("num", bound, None, None), op
+
+
+def linear_between(nodes: list[Node], ops: list[str]) -> str | None:
+    """`a op u op b` with constants a, b and u linear in one variable, as the text of that variable's interval
+    (`-2 < x - 1 < 2` -> `(-1, 3)`); None when a link is not linear or one side is bounded twice."""
+    solved = [linear_bound(nodes[j], nodes[j + 1], ops[j]) for j in (0, 1)]
+    if solved[0] is None or solved[1] is None or solved[0][0] != solved[1][0]:
+        return None
+    upper = [s for s in solved if s is not None and s[2] in ("lt", "le")]
+    lower = [s for s in solved if s is not None and s[2] in ("gt", "ge")]
+    if len(upper) != 1 or len(lower) != 1:
+        return None  # `1 < u > 2` bounds one side twice: no interval
+    (_, lo, lo_op), (_, hi, hi_op) = lower[0], upper[0]
+    return f"{'(' if lo_op == 'gt' else '['}{to_text(lo)}, {to_text(hi)}{')' if hi_op == 'lt' else ']'}"
 
 
 def abs_chain(left: Node, right: Node, op: str) -> str | None:
@@ -124,3 +139,61 @@ def merged_intervals(parts: list[tuple[Node, Node, bool, bool]]) -> list[tuple[i
         else:
             runs.append([k, k])
     return [(a, b) for a, b in runs] if merged else None
+
+
+def _tex(q: Fraction) -> str:
+    """A rational as TeX (`-\\frac{1}{2}`, `3`)."""
+    sign, q = ("-" if q < 0 else ""), abs(q)
+    return (
+        f"{sign}{q.numerator}" if q.denominator == 1 else f"{sign}\\frac{{{q.numerator}}}{{{q.denominator}}}"
+    )
+
+
+def _rational_sqrt(q: Fraction) -> Fraction | None:
+    root_n, root_d = math.isqrt(q.numerator), math.isqrt(q.denominator)
+    return (
+        Fraction(root_n, root_d)
+        if root_n * root_n == q.numerator and root_d * root_d == q.denominator
+        else None
+    )
+
+
+def quadratic_set(left: Node, right: Node, op: str) -> str | None:
+    """`left op right` as the set of its one variable, as text, when `left - right` is a quadratic with exact
+    coefficients and rational roots (`x^2 < 4` -> `(-2, 2)`, `x(x-1) > 0` -> two rays); None otherwise."""
+    names = free_symbols(left) | free_symbols(right)
+    if len(names) != 1 or op not in ("lt", "le", "gt", "ge"):
+        return None
+    (name,) = names
+    diff: Node = ("add", (left, ("neg", right)))
+    points = [Fraction(k) for k in (0, 1, 2, -1, -2, 5)] + [Fraction(1, 2), Fraction(-7, 3), Fraction(13, 7)]
+    try:
+        values = [ev.exact_value(diff, {name: k}) for k in points]
+    except (ev.NotExact, ev.TooBig, ArithmeticError):
+        return None
+    if any(v[1] for v in values):
+        return None
+    f0, f1, f2 = (v[0] for v in values[:3])
+    a = (f2 - 2 * f1 + f0) / 2
+    b, c = f1 - f0 - a, f0
+    if a == 0 or any(v[0] != a * k * k + b * k + c for k, v in zip(points, values)):
+        return None  # linear (solved elsewhere) or no quadratic at all (`1/x`, `e^x`)
+    if a < 0:  # make the leading coefficient positive: `-x^2 > -4` is `x^2 < 4`
+        a, b, c, op = -a, -b, -c, {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}[op]
+    disc = b * b - 4 * a * c
+    root = _rational_sqrt(disc) if disc >= 0 else None
+    if disc < 0:
+        return "(-\\infty, \\infty)" if op in ("gt", "ge") else "\\emptyset"
+    if root is None:  # irrational roots: (-b -+ sqrt(disc)) / 2a, written out
+        lo, hi = (f"\\frac{{{_tex(-b)} {sign} \\sqrt{{{_tex(disc)}}}}}{{{_tex(2 * a)}}}" for sign in "-+")
+    else:
+        lo, hi = _tex((-b - root) / (2 * a)), _tex((-b + root) / (2 * a))
+    if disc == 0:  # a (x - r)^2 op 0
+        return {
+            "gt": f"(-\\infty, {lo}) \\cup ({lo}, \\infty)", "ge": "(-\\infty, \\infty)",
+            "lt": "\\emptyset", "le": f"\\{{{lo}\\}}",
+        }[op]  # fmt: skip
+    if op in ("lt", "le"):
+        return f"({lo}, {hi})" if op == "lt" else f"[{lo}, {hi}]"
+    left_end, right_end = (")", "(") if op == "gt" else ("]", "[")
+    return f"(-\\infty, {lo}{left_end} \\cup {right_end}{hi}, \\infty)"

@@ -15,7 +15,15 @@ from fractions import Fraction
 
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.chains import approximates, constants_differ, false_link
-from rlvr.verifiers.math.inequalities import abs_band, abs_chain, abs_outside, linear_bound, merged_intervals
+from rlvr.verifiers.math.inequalities import (
+    abs_band,
+    abs_chain,
+    abs_outside,
+    linear_between,
+    linear_bound,
+    merged_intervals,
+    quadratic_set,
+)
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, matrix_function, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
@@ -416,19 +424,6 @@ def _merged_union(parts: list[Answer]) -> Answer:
     return out[0] if len(out) == 1 else Union(list(out))
 
 
-def _linear_between(scalars: list[Scalar], ops: list[str]) -> Interval | None:
-    """`a op u op b` with constants a, b and u linear in one variable, as the interval of that variable."""
-    solved = [linear_bound(scalars[j].node, scalars[j + 1].node, ops[j]) for j in (0, 1)]
-    if solved[0] is None or solved[1] is None or solved[0][0] != solved[1][0]:
-        return None
-    upper = [s for s in solved if s is not None and s[2] in ("lt", "le")]
-    lower = [s for s in solved if s is not None and s[2] in ("gt", "ge")]
-    if len(upper) != 1 or len(lower) != 1:
-        return None  # `1 < u > 2` bounds one side twice: no interval
-    (_, lo, lo_op), (_, hi, hi_op) = lower[0], upper[0]
-    return Interval(Scalar(lo, to_text(lo)), Scalar(hi, to_text(hi)), lo_op == "gt", hi_op == "lt")
-
-
 def _relation(s: str, depth: int) -> Answer | None:
     """Inequality chains: a single variable between bounds becomes an interval (`1 < x \\le 3` -> (1, 3])."""
     pieces: list[str] = []
@@ -462,12 +457,14 @@ def _relation(s: str, depth: int) -> Answer | None:
         band = abs_band([sc.node for sc in scalars], ops)
         if band is not None:  # `1 \le |z| \le 3/2` -> `[-3/2, -1] \cup [1, 3/2]`
             return _parse(band, depth + 1)
-    if len(ops) == 1 and ops[0] in ("lt", "le", "gt", "ge") and not syms:
-        chained = abs_chain(scalars[0].node, scalars[1].node, ops[0])
+    if len(ops) == 1 and ops[0] in ("lt", "le", "gt", "ge"):
+        left, right = scalars[0].node, scalars[1].node
+        chained = None if syms else abs_chain(left, right, ops[0])
         if chained is not None:  # `|x| < 3` -> `-3 < x < 3`
             return _relation(chained, depth + 1)
-        outside = abs_outside(scalars[0].node, scalars[1].node, ops[0])
-        if outside is not None:  # `|x| > 3` -> `(-\infty, -3) \cup (3, \infty)`
+        # `|x| > 3`, `x^2 < 4`, `x^2 < x`: the set they denote
+        outside = (None if syms else abs_outside(left, right, ops[0])) or quadratic_set(left, right, ops[0])
+        if outside is not None:
             return _parse(outside, depth + 1)
     if len(ops) == 1 and ops[0] != "ne" and not syms:  # `-x > -1`, `2x + 1 \le 5`
         solved = linear_bound(scalars[0].node, scalars[1].node, ops[0])
@@ -477,10 +474,16 @@ def _relation(s: str, depth: int) -> Answer | None:
             ops = [op]
             syms = [0]
     if len(ops) == 2 and "ne" not in ops and not syms:  # `-2 < x - 1 < 2`: both links solved for x
-        between = _linear_between(scalars, ops)
+        between = linear_between([sc.node for sc in scalars], ops)
         if between is not None:
-            return between
-    if "ne" not in ops and len(syms) == 1 and len(ops) <= 2:
+            return _parse(between, depth + 1)
+    bounds = [sc for j, sc in enumerate(scalars) if j not in syms]
+    if (  # a single variable between bounds free of it (`x^2 < x` bounds x by itself: no interval)
+        "ne" not in ops
+        and len(syms) == 1
+        and len(ops) <= 2
+        and not any(free_symbols(scalars[syms[0]].node) & free_symbols(b.node) for b in bounds)
+    ):
         i = syms[0]
         lo, hi, lo_open, hi_open = ninf, inf, True, True
         for j, op in enumerate(ops):
