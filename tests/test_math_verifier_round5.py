@@ -192,6 +192,24 @@ def test_an_operator_glued_to_a_box_leaves_no_answer(
     _verdict(verifier, pred, whole, "no_answer")
 
 
-def test_a_percent_sign_glued_to_a_box_is_its_unit(verifier: MathVerifier) -> None:
+def test_a_percent_or_degree_sign_glued_to_a_box_is_its_unit(verifier: MathVerifier) -> None:
+    assert _verdict(verifier, r"$\boxed{30}^\circ$", "30", "correct")["extracted"] == r"{30}^\circ"
+    _verdict(verifier, r"$\boxed{30}^{\circ}$", "60", "wrong")
     assert _verdict(verifier, r"\boxed{50}\%", "50", "correct")["extracted"] == r"{50}\%"
     _verdict(verifier, r"\boxed{50}\%", "40", "wrong")
+
+
+# ---- 3b. a box inside a true chain, or restated approximately by its own value, still stands
+@pytest.mark.parametrize(
+    "pred, reason",
+    [
+        (r"$3 + 2 = \boxed{5} = 6 - 1$", "correct"),
+        (r"$\boxed{5} \approx 5.0$", "correct"),
+        (r"$\boxed{5} = 2 \cdot 3$", "no_answer"),  # not plain arithmetic: not read as a restatement
+        (r"$\boxed{5} = 6 - 2$", "no_answer"),  # a false link: the formula says two things
+        (r"$\boxed{5} \approx 4.9$", "no_answer"),
+        (r"$\boxed{5} = 5.0000000000000000001$", "no_answer"),  # beyond a float: not compared through one
+    ],
+)
+def test_a_box_restated_after_it_stands(verifier: MathVerifier, pred: str, reason: str) -> None:
+    assert _verdict(verifier, pred, "5", reason).get("extracted") == ("5" if reason == "correct" else None)

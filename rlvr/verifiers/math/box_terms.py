@@ -4,14 +4,17 @@
 The reply wrote a formula and boxed only part of it: neither the boxed part (the formula says more) nor the
 whole formula (the box says less) is an answer it committed to, so there is none. A box stands as the answer
 when what surrounds it in its formula only leads up to it (`x = `, `A = B = `, `\\Rightarrow`, `\\equiv`, `\\in`)
-or follows it without changing it (punctuation, a unit, `\\pmod{11}`, `= n`, `\\neq 5`); a box set equal to
+or follows it without changing it (punctuation, a unit, `\\pmod{11}`, `= n`, `\\neq 5`, its own value again:
+`= 6 - 1` in exact integer or decimal arithmetic, `\\approx 5.0`); a box set equal to
 another number (`\\boxed{3} = 5`) contradicts itself and answers nothing. A formula left unclosed around the box
 (`\\frac{\\frac{\\boxed{7}`) is no formula: the box stands.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from fractions import Fraction
 
 from rlvr.verifiers.math.atoms import _MATH_SPAN_RE
 
@@ -31,7 +34,6 @@ _STANDING_AFTER_RE = re.compile(
     r"^(?:=\s*[A-Za-z](?:_\{?\w+\}?)?|\\(?:neq?|not\s*=)(?![a-zA-Z])[^=]*|\\(?:text|mathrm)\s*\{[^{}]*\}.*)\s*$",
     re.S,
 )
-_SET_EQUAL_RE = re.compile(r"^=\s*(-?\d+(?:\.\d+)?)\s*$")
 _PLAIN_RE = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*$")
 # prose around a box on its line (`So \boxed{7}.`): the box is in a sentence, not in a formula
 _WORD_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
@@ -83,6 +85,40 @@ def box_term(text: str, start: int, end: int, content: str) -> bool:
         return True  # `5 + \boxed{3}`, `1\boxed{3}`, `\sqrt{\boxed{3}}`, `-\boxed{5}`
     if not after.strip() or _STANDING_AFTER_RE.match(after):
         return False
-    equal = _SET_EQUAL_RE.match(after)
-    # `\boxed{3} = 3` restates; `\boxed{3}\sqrt{2}`, `\boxed{3}.5`, `\boxed{8} - 5 = 3`, `\boxed{3} = 5` do not
-    return not (equal is not None and _PLAIN_RE.match(content) and float(equal.group(1)) == float(content))
+    # `\boxed{3} = 3`, `\boxed{5} = 6 - 1`, `\boxed{5} \approx 5.0` restate it; `\boxed{3}\sqrt{2}`, `\boxed{3}.5`,
+    # `\boxed{8} - 5 = 3`, `\boxed{3} = 5`, `\boxed{5} \approx 4.9` do not
+    restated = _RESTATED_RE.match(after)
+    if restated is None or not _PLAIN_RE.match(content):
+        return True
+    value = _arithmetic(restated.group(1))
+    return value is None or value != Fraction(content.strip())
+
+
+# after the box, the same value again: `= 6 - 1` (integer arithmetic), `\approx 5.0` (a decimal)
+_RESTATED_RE = re.compile(r"^(?:=|\\approx(?![a-zA-Z]))\s*([\d\s+\-*().]{1,200})$")
+
+
+def _arithmetic(expr: str) -> Fraction | None:
+    """The exact value of a short sum, difference or product of decimals (`6 - 1`, `2*(3+1)`), or None."""
+    if re.search(r"\d*\.\d{15,}|\d{16,}\.", expr):
+        return None  # a decimal with more digits than a float holds: not compared through one
+    try:
+        tree = ast.parse(expr.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+
+    def value(node: ast.expr) -> Fraction | None:
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            return Fraction(str(node.value))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = value(node.operand)
+            return None if inner is None else -inner
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+            left, right = value(node.left), value(node.right)
+            if left is None or right is None:
+                return None
+            ops = {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right}
+            return ops[type(node.op)]
+        return None
+
+    return value(tree)

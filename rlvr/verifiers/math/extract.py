@@ -70,6 +70,10 @@ from rlvr.verifiers.math.vocab import (
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
 
 
+# what glued to a box from outside is its unit, not an operation: a percent sign, a degree sign
+_UNIT_SUFFIX_RE = re.compile(r"\\%|\^\s*(?:\{\s*\\circ\s*\}|\\circ)")
+
+
 # a base subscript glued to a box from outside: `\\boxed{11}_2`, `\\boxed{3}_{10}`
 _GLUED_BASE_RE = re.compile(r"[ \t]*+_\s*\{?\s*(\d+)\s*\}?")
 
@@ -235,11 +239,13 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                         )
                     return Extraction(f"{boxed}_{{{digits}}}", "boxed")
                 suffix = _BOX_SUFFIX_RE.match(after_end) if boxed else None
-                if suffix is not None and suffix.group(1) != "\\%":
+                if suffix is not None and not _UNIT_SUFFIX_RE.fullmatch(suffix.group(1)):
                     return (
                         None  # `\\boxed{3}!`, `\\boxed{3}^2`: the box states 3, the whole 6 or 9: two values
                     )
-                if suffix is not None:  # `\\boxed{50}\\%`: a percent sign is the box's unit
+                if (
+                    suffix is not None
+                ):  # `\\boxed{50}\\%`, `\\boxed{30}^\\circ`: a percent or degree sign is its unit
                     return Extraction(f"{{{boxed}}}{suffix.group(1)}", "boxed")
                 if boxed and box_term(text, *outer_boxes(text)[-1]):  # type: ignore[arg-type]
                     return None  # `$5 + \\boxed{3}$`: the box marks part of a formula, no answer as a whole
