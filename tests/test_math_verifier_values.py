@@ -292,6 +292,10 @@ def test_a_power_tower_in_a_chain_is_not_built() -> None:
         ("The answer is one-half.", r"\frac12", "correct"),
         ("The answer is one million.", "1000000", "correct"),
         (r"\boxed{\text{two hundred and five}}", "205", "correct"),
+        ("The answer is a dozen.", "12", "correct"),
+        ("The answer is a dozen.", "13", "wrong"),
+        ("The answer is a quarter.", r"\frac14", "correct"),
+        (r"\boxed{\text{quarter}}", r"\frac14", "wrong"),  # without an article it may name something else
         (r"\boxed{\text{two hundred and five}}", "250", "wrong"),
         (r"\boxed{\text{Tue}}", r"\text{Tuesday}", "correct"),
         (r"\boxed{\text{Tuesday}}", r"\text{Tue}", "correct"),

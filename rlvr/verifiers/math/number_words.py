@@ -8,6 +8,12 @@ import re
 from rlvr.verifiers.math.vocab import NUMBER_WORDS
 
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
+# a quantity named with an article (`a dozen` is 12, `a quarter` 1/4): only after `a`/`an`, since alone these
+# words may name other things (`quarter` of a year, `third` place)
+_WITH_ARTICLE = {
+    "dozen": "12", "quarter": "\\frac{1}{4}", "half": "\\frac{1}{2}", "third": "\\frac{1}{3}",
+    "hundred": "100", "thousand": "1000", "million": "1000000",
+}  # fmt: skip
 # a whole answer of number words, hyphens between them allowed (`forty-two`, not `-seven` or `forty-`)
 _WORDS_RE = re.compile(r"[A-Za-z]+(?:[ -][A-Za-z]+)*")
 
@@ -16,6 +22,8 @@ def number_from_words(text: str, key: str) -> str | None:
     """The value (as LaTeX) that `text` names in words, `key` being its canonical text, or None."""
     if not _WORDS_RE.fullmatch(text.strip()):
         return None
+    if re.match(r"an?\s", text.strip(), re.I) and key in _WITH_ARTICLE:  # `a dozen`, `a quarter`
+        return _WITH_ARTICLE[key]
     if key in NUMBER_WORDS:
         return NUMBER_WORDS[key]
     value = _cardinal([w for w in key.split() if w != "and"])
