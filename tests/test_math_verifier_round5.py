@@ -38,6 +38,8 @@ def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
         r"The answer is $\boxed{12}$. Students often get $\boxed{9}$ by forgetting the last term.",
         "The answer is 12.\n\nMany students answer $\\boxed{9}$.",  # an answer phrase's number is a value too
         r"Note that $\boxed{12}$ is the answer, not the $\boxed{9}$ from before.",  # `not the` only denies 9 ...
+        "The answer is 12.\n\nMany students think the answer is 9.",  # answer phrases alone, no box
+        "Answer: 9\nAnswer: 12",
     ],
 )
 def test_two_different_values_leave_no_answer(verifier: MathVerifier, pred: str) -> None:
@@ -108,7 +110,9 @@ def test_contested_reads_the_answering_part_only() -> None:
     assert contested(r"\boxed{12}. Many students answer \boxed{9}.")
     assert not contested(r"\boxed{12}. Many students answer \boxed{12}.")
     assert not contested(r"\boxed{9}. Wait, \boxed{12}.")
-    assert not contested("no box at all: the answer is 12, or 9")  # phrases alone are `extract`'s to read
+    assert contested("The answer is 12. Some say the answer is 9.")  # phrases alone are values too
+    assert not contested("The answer is 12. Wait, actually the answer is 9.")
+    assert not contested("The answer is 12, or maybe 9")  # one phrase: a hedge is `extract`'s to read
 
 
 # ---- 2. a value followed by a word that changes it (`vocab.VALUE_WORDS`, the whole closed class) is not that value

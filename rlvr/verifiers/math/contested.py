@@ -3,12 +3,15 @@
 Which of two boxes is "the answer" and which an aside (`(Note: the perimeter is \\boxed{9})`), a pitfall
 (`A typical error is to write \\boxed{9}`) or a value that was not asked cannot be read off word lists: every
 red-team round found phrasings outside them. So the rule is by construction: in the answering part of a reply
-(after `</think>`, as `extract._tagged_reply` cut it), when two committed values differ -- two boxes, or a box
-and a plain number an answer phrase states -- and no explicit revision (`Wait, ... actually`, `Correction:`,
+(after `</think>`, as `extract._tagged_reply` cut it), when two committed values differ -- boxes, or the plain
+numbers answer phrases state (`The answer is 12.`) -- and no explicit revision (`Wait, ... actually`, `Correction:`,
 `I made an error`) stands between the earlier and the later one, the reply committed to no answer.
 
 Left alone: the same value boxed (or stated) twice; boxes joined as one answer (`\\boxed{2} and \\boxed{3}`,
-one box per root: `boxes.box_groups`); an explicit revision, after which only the later values count.
+one box per root: `boxes.box_groups`); an explicit revision, after which only the later values count; a
+progression that ends at the later value (`\\boxed{8} \\Rightarrow \\boxed{7}`, `Then $8 + 1 = \\boxed{9}$`);
+a last sentence that does nothing but commit to its value (`Final Answer: The final answer is $10,455$.`) after
+values that no such sentence committed to; a box denied where it stands (`not \\boxed{5}`).
 """
 
 from __future__ import annotations
@@ -95,11 +98,11 @@ def contested(text: str) -> bool:
     """Whether the answering part `text` commits to two different values with no explicit revision between
     the earlier and the later one (see the module docstring): then it has no answer."""
     boxes = [g for g in box_groups(text) if g[2]]
-    if not boxes:
-        return False
     # a box denied where it stands commits to nothing, unless it is the last one (which `extract` would read)
     boxes = [g for g in boxes[:-1] if not _denied(text, g[0], g[1])] + boxes[-1:]
     values = sorted(set(boxes + _phrase_values(text, boxes)))
+    if len(values) < 2:
+        return False
     last_start, last_end, last = values[-1]
     final = _committed(text, last_start, last_end)
     for (start, end, value), (next_start, _, _) in zip(reversed(values[:-1]), reversed(values[1:])):

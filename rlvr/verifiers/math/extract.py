@@ -214,10 +214,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
     )  # a draft never closed answers nothing
     if not text.strip() or revising_when_cut(text):
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
+    if contested(text):
+        return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
     for method in methods:
         if method == "boxed":
-            if contested(text):
-                return None  # two different values, nothing says which one answers: none does
             unboxed = asides_unboxed(text)  # `\\boxed{40}. (For comparison, ... \\boxed{26}.)`: 40
             if unboxed is None:
                 return None  # every box is in an aside: nothing was committed to
