@@ -197,3 +197,13 @@ def quadratic_set(left: Node, right: Node, op: str) -> str | None:
         return f"({lo}, {hi})" if op == "lt" else f"[{lo}, {hi}]"
     left_end, right_end = (")", "(") if op == "gt" else ("]", "[")
     return f"(-\\infty, {lo}{left_end} \\cup {right_end}{hi}, \\infty)"
+
+
+def set_difference(left: list[Node], right: list[Node]) -> list[int] | None:
+    """The positions of `left`'s elements that are not in `right`, by exact value (`\\{2, 3, 4\\} \\setminus
+    \\{4\\}` keeps 0 and 1); None when an element has no exact value (then the difference is not taken)."""
+    try:
+        removed = {ev.exact_value(n) for n in right}
+        return [k for k, n in enumerate(left) if ev.exact_value(n) not in removed]
+    except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+        return None

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
-from fractions import Fraction
 
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.chains import approximates, constants_differ, false_link
@@ -23,6 +22,7 @@ from rlvr.verifiers.math.inequalities import (
     linear_bound,
     merged_intervals,
     quadratic_set,
+    set_difference,
 )
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, matrix_function, unit_vector_form
@@ -232,24 +232,12 @@ def parse_answer(s: str) -> Answer:
     return _parse(s, 0)
 
 
-_PLAIN_DECIMAL_RE = re.compile(r"^\s*-?\d+(?:\.(\d+))?\s*$")
-
-
-def _consistent_approximation(exact: str, approx: str) -> bool:
-    """Whether `exact \\approx approx` can be true when both sides are plain numbers: the right side is the left
-    rounded to its own decimals (`7 \\approx 8` is false, `3.14159 \\approx 3.14` true); other sides pass."""
-    a, b = _PLAIN_DECIMAL_RE.match(exact), _PLAIN_DECIMAL_RE.match(approx)
-    if a is None or b is None:
-        return True
-    digits = len(b.group(1) or "")
-    return abs(Fraction(exact.strip()) - Fraction(approx.strip())) <= Fraction(1, 2 * 10**digits)
-
-
 def _false_approximation(parts: list[str]) -> bool:
-    """Whether the number after the last `\\approx` is neither the rounding nor the truncation of the constant
-    before it (`3\\sqrt{2} \\approx 4.25`); sides that do not parse as one expression are not judged."""
+    """Whether the number after the last `\\approx` is neither the rounding nor the truncation of the number or
+    constant before it (`7 \\approx 8`, `3\\sqrt{2} \\approx 4.25`); sides that do not parse are not judged."""
+    exact_text = parts[-2].rsplit("=", 1)[-1]
     try:
-        exact, approx = scalar(parts[-2].rsplit("=", 1)[-1]), scalar(parts[-1])
+        exact, approx = scalar(exact_text), scalar(parts[-1])
     except AnswerParseError:
         return False
     return not approximates(exact, approx)
@@ -283,6 +271,13 @@ def _parse(s: str, depth: int) -> Answer:
     minus = split_top(s, ("\\setminus",))
     if len(minus) == 2 and minus[0].strip() == "\\R":
         return _reals_without(_parse(minus[1], depth + 1))
+    if len(minus) == 2:  # `\\{2, 3, 4\\} \\setminus \\{4\\}`: two literal sets of numbers
+        with contextlib.suppress(AnswerParseError):
+            a, b = _parse(minus[0], depth + 1), _parse(minus[1], depth + 1)
+            if isinstance(a, Seq) and isinstance(b, Seq) and a.left == b.left == "\\{":
+                remain = set_difference([i.node for i in a.items], [i.node for i in b.items])  # type: ignore[union-attr]
+                if remain is not None:
+                    return Seq([a.items[i] for i in remain], ordered=False, left="\\{", right="\\}")
     union = split_top(s, ("\\cup",))
     if len(union) > 1:
         joined = [_parse(p, depth + 1) for p in union]
@@ -293,9 +288,7 @@ def _parse(s: str, depth: int) -> Answer:
         return _merged_union(kept)
     approx = split_top(s, ("\\approx",))
     if len(approx) > 1:  # `x = 1/3 \approx 0.33` is 1/3; `x \approx 11` is 11
-        if not _consistent_approximation(approx[-2].rsplit("=", 1)[-1], approx[-1]) or _false_approximation(
-            approx
-        ):
+        if _false_approximation(approx):
             raise AnswerParseError("a false approximation (`7 \\approx 8`)")
         exact = _parse(approx[0], depth + 1)
         if isinstance(exact, Scalar) and exact.node[0] == "sym":
