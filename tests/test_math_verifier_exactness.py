@@ -107,8 +107,9 @@ _PADDING = [
 
 @pytest.mark.parametrize("pad", _PADDING)
 def test_a_long_padded_reply_is_answered_within_the_deadline(pad: str) -> None:
-    # the default in-process deadline (1 s) turns a slow reply into `timeout`: every padding must stay linear
-    verifier = MathVerifier(in_process=True)
+    # a slow reply turns into `timeout`: every padding must stay linear. A quadratic path over 200,000 characters
+    # takes minutes, a linear one ~0.7 s here; the 5 s deadline separates the two without timing a loaded machine
+    verifier = MathVerifier(in_process=True, fast_timeout_s=5.0)
     text = r"\boxed{7}" + pad * (200_000 // len(pad))
     verdict = verifier.verify(text, "7")
     assert verdict.reason != "timeout", (pad, verdict)
