@@ -16,6 +16,7 @@ from rlvr.verifiers.math.normalize import canonical_text, currency_unit, normali
 from rlvr.verifiers.math.notation import bases_written, numeral_base
 from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Equation, Scalar, Text, describe
 from rlvr.verifiers.math.structure import false_equality, parse_answer, parse_choice
+from rlvr.verifiers.math.tree import free_symbols
 from rlvr.verifiers.math.unit_scale import unit_factor
 from rlvr.verifiers.math.vocab import PLURAL_SHIFTS, TEXT_FILLERS, counted_label
 
@@ -28,6 +29,9 @@ _COMMA_DECIMAL_RE = re.compile(r"^-?\d+,\d+$")
 # a gold written with a decimal comma only where it cannot be a list: `0,111`, `1000,99`, cents `2,74`
 _GOLD_COMMA_DECIMAL_RE = re.compile(r"^-?(?:(?:0|\d{4,}),\d+|\d+,\d{2})$")
 _TRAILING_WORDS_RE = re.compile(r"(?:\s+[A-Za-z][A-Za-z\-']*\.?)+\s*$")
+# what a counted label follows: a value's last character (`5 apples`, `\frac{1}{2} cups`, `3\pi units`); after
+# a word or a separator the words are no label (`no, yes` names two answers, `yes` counts nothing)
+_VALUE_END_RE = re.compile(r"(?:[\d})\]%°!]|\\[a-zA-Z]+)\s*$")
 
 
 def decide(
@@ -178,9 +182,12 @@ def parse_pred(text: str) -> Answer | None:
         stripped = _TRAILING_WORDS_RE.sub("", text)
         if stripped and stripped != text and counted_label(text[len(stripped) :].split()):
             try:
-                return parse_answer(stripped)
+                value = parse_answer(stripped)
             except (AnswerParseError, RecursionError):
                 return answer
+            # `seven apples` counts in words; `no, yes` is no value before a label (`no` would be n*o)
+            numeral = isinstance(value, Scalar) and not free_symbols(value.node)
+            return value if numeral or _VALUE_END_RE.search(stripped) else answer
     return answer
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 
 from rlvr.verifiers.math.notation import rewrite_notation
+from rlvr.verifiers.math.repeating import rewrite_repeating
 from rlvr.verifiers.math.unicode_math import rewrite_unicode_math, unicode_symbols
 from rlvr.verifiers.math.vocab import SCALES
 
@@ -82,15 +82,12 @@ _COMMAND_ALIASES = [
 _DEGREE_RE = re.compile(
     r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])|°|º"
 )
-_REPEATING_RE = re.compile(r"(\d*)\.(\d*)\\overline\s*\{(\d+)\}")
 _THOUSANDS_BRACE_RE = re.compile(r"(?<=\d)\s*\{\s*,\s*\}\s*(?=\d{3}(?!\d))")
 # `11,\! 111`: a comma whose space is cancelled by `\!` before three digits groups thousands
 _THOUSANDS_BANG_RE = re.compile(r"(?<=\d),\s*\\!\s*(?=\d{3}(?!\d))")
 _THIN_SPACE_GROUP_RE = re.compile(r"(?<=\d)\\[,;: ](?=\d{3}(?!\d))")
 # a first group never starts with 0: `0,111` is not thousands
 _THOUSANDS_RE = re.compile(r"(?<![\d.,])-?(?:[1-9]\d{0,2})(?:,\d{3})+(?:\.\d+)?(?![\d,])")
-# `0.333\ldots`, `0.1666...`: a decimal whose repeating tail the dots continue
-_DOTS_DECIMAL_RE = re.compile(r"(?<![\d.])(\d*)\.(\d+)\s*\\ldots(?:\s|$)")
 # A general solution's declaration of its integer parameter (`, k \in \mathbb{Z}`, `\text{ where } n \text{ is an
 # integer}`): it says what the parameter ranges over, not part of the value; see `compare._renamed_parameter`.
 _PARAMETER_DECLARATION_RE = re.compile(
@@ -280,32 +277,6 @@ def _unwrap_braced(s: str, pattern: re.Pattern[str], keep_command: bool = False)
         pos = i
 
 
-def _repeating_decimal(m: re.Match[str]) -> str:
-    """`1.2\\overline{34}` -> the exact fraction it denotes."""
-    return _repeating_fraction(m.group(1) or "0", m.group(2), m.group(3))
-
-
-def _repeating_fraction(whole: str, fixed: str, rep: str) -> str:
-    """`whole.fixed` followed by `rep` repeated forever, as an exact TeX fraction."""
-    base = Fraction(int(whole + fixed), 10 ** len(fixed))
-    value = base + Fraction(int(rep), (10 ** len(rep) - 1) * 10 ** len(fixed))
-    return rf"\frac{{{value.numerator}}}{{{value.denominator}}}"
-
-
-def _dots_decimal(m: re.Match[str]) -> str:
-    """`0.333\\ldots` -> 1/3: the shortest period that the digits repeat at least three times (or the last
-    digit three times); digits that show no repetition (`3.14159\\ldots`) stay a plain decimal."""
-    whole, digits = m.group(1) or "0", m.group(2)
-    for period in range(1, len(digits) // 3 + 1):
-        rep = digits[-period:]
-        if digits.endswith(rep * 3):
-            fixed = digits[: len(digits) - 3 * period]
-            while fixed.endswith(rep):
-                fixed = fixed[:-period]
-            return _repeating_fraction(whole, fixed, rep) + " "
-    return f"{whole}.{digits} "
-
-
 def _singular(word: str) -> str:
     w = word.lower().rstrip(".")
     if w in _UNIT_WORDS:
@@ -432,8 +403,7 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
         s = pattern.sub(repl, s)
     s = _DEGREE_RE.sub("°", s)
     s = s.replace("\\%", "%")
-    s = _REPEATING_RE.sub(_repeating_decimal, s)
-    s = _DOTS_DECIMAL_RE.sub(_dots_decimal, s)
+    s = rewrite_repeating(s)
     s = _DELIM_SIZE_RE.sub("", s)
     s = re.sub(r"(?<![a-zA-Z\\])\.(?=\s*[|)\]])", "", s)  # `\left.` / `\right.` leave a bare dot
     s = _THIN_SPACE_GROUP_RE.sub("", s)

@@ -33,8 +33,6 @@ _STRUCK_RE = re.compile(r"\\(?:[bx]?cancel|sout|tag\*?)\s*(?=\{)")
 _SHOWN_RE = re.compile(r"\\(?:underline|overbrace|ensuremath|num|boxed|fbox|framebox)\s*(?=\{)")
 _BMOD_RE = re.compile(r"^\s*(\d+)\s*\\bmod\s*\{?\s*([1-9]\d*)\s*\}?\s*$")
 _PMOD_RE = re.compile(r"^\s*(-?\d+)\s*\\pmod\s*\{\s*[1-9]\d*\s*\}\s*$")
-# `1.\\dot{6}`: a dot over the repeating digit, as UK texts write 1.666...
-_DOT_REPEAT_RE = re.compile(r"(\d*\.\d*)\\dot\s*\{?\s*(\d)\s*\}?(?!\d)")
 # `7^{\\text{th}}`, `7\\text{th}`, `\\text{7th}`: an ordinal suffix on a number names the number
 _ORDINAL_RE = re.compile(
     r"(?<![\d.])(\d+)\s*(?:\^\s*\{\s*\\text(?:rm)?\s*\{\s*(?:st|nd|rd|th)\s*\}\s*\}|\^\s*\{\s*(?:st|nd|rd|th)\s*\}"
@@ -193,8 +191,6 @@ def rewrite_notation(s: str) -> str:
         s = pattern.sub(plain, s)
     if "mod" in s:  # `17 \\bmod 10` is 7; `7 \\pmod{10}` is 7 named with its modulus
         s = _BMOD_RE.sub(lambda m: str(int(m[1]) % int(m[2])), _PMOD_RE.sub(r"\1", s))
-    if "dot" in s:
-        s = _DOT_REPEAT_RE.sub(r"\1\\overline{\2}", s)
     if re.search(r"\d\s*(?:\^\s*\{\s*)?(?:\\text(?:rm)?\s*\{\s*)?(?:st|nd|rd|th)\b", s):
         s = _ORDINAL_RE.sub(r"\1", s)
     if "color" in s:

@@ -301,6 +301,9 @@ def _parse(s: str, depth: int) -> Answer:
     if len(eq) > 1:
         if any(not p.strip() for p in eq):
             raise AnswerParseError("empty side of an equation")
+        for member in eq[1:-1]:  # `x =\= 7`: a relation this grammar does not know is no `=`
+            if not re.search(r"[A-Za-z0-9]", member):  # no name or digit: an operator's piece, not a value
+                _parse(member, depth + 1)
         lhs = _parse(eq[0], depth + 1)
         rhs = _denial_link(_parse(eq[-1], depth + 1))
         if isinstance(lhs, Scalar) and isinstance(rhs, Scalar) and not free_symbols(lhs.node):

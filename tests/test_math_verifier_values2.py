@@ -1,0 +1,105 @@
+"""Red-team round 6b's value-side false positives and the classes behind them: repeating decimals with the period
+in parentheses are their exact fraction (never a product), a chain of `=` whose middle member is no value is an
+unknown relation (no answer), and words after a separator or a word are no counted label (`no, yes` names two
+answers). Each rule with its wrong counterparts and the reason asserted."""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.normalize import normalize_answer
+from rlvr.verifiers.math.repeating import rewrite_repeating
+
+
+@pytest.fixture(scope="module")
+def verifier() -> MathVerifier:
+    return MathVerifier(in_process=True)
+
+
+def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
+    verdict = verifier.verify(pred, gold)
+    assert verdict.reason == reason, dict(verdict.details)
+    assert verdict.passed is (reason == "correct")
+    return dict(verdict.details)
+
+
+# ---- a repeating decimal, whatever marks its period, is the rational number it denotes
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{0.(3)}$", r"\frac13", "correct"),
+        (r"$\boxed{0.(3)}$", "0", "wrong"),  # not the product 0*3
+        (r"$\boxed{0.(3)}$", "0.33", "wrong"),
+        (r"$\boxed{0.2(7)}$", r"\frac{5}{18}", "correct"),
+        (r"$\boxed{0.2(7)}$", "1.4", "wrong"),  # not 0.2*7
+        (r"$\boxed{0.05(7)}$", r"\frac{13}{225}", "correct"),
+        (r"$\boxed{0.05(7)}$", "0.35", "wrong"),
+        (r"$\boxed{0.(142857)}$", r"\frac17", "correct"),
+        (r"$\boxed{0.(142857)}$", "0", "wrong"),
+        (r"$\boxed{0.\,(3)}$", r"\frac13", "correct"),
+        (r"$\boxed{0.\,(3)}$", "0", "wrong"),
+        (r"$\boxed{0.1(6)}$", r"\frac16", "correct"),
+        (r"$\boxed{0.1(6)}$", "0.6", "wrong"),
+        (r"$\boxed{0.(7)}$", r"\frac79", "correct"),
+        (r"$\boxed{2.(3)}$", r"\frac73", "correct"),
+        ("The answer is 0.(3).", r"\frac13", "correct"),
+        (r"$\boxed{(0.(3), 1)}$", r"(\frac13, 1)", "correct"),
+        (r"$\boxed{1.\dot{6}}$", r"\frac53", "correct"),  # the other notations still read the same
+        (r"$\boxed{0.\overline{3}}$", r"\frac13", "correct"),
+        (r"$\boxed{0.1666\ldots}$", r"\frac16", "correct"),
+        (r"$\boxed{2(3)}$", "6", "correct"),  # no decimal point: a product stays a product
+    ],
+)
+def test_repeating_decimal_in_parentheses(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    if "." in pred:
+        assert "*" not in details.get("parsed", "")  # never read as a product of the digits
+
+
+def test_repeating_rewrite_is_the_exact_fraction() -> None:
+    assert rewrite_repeating("0.(3)") == r"\frac{1}{3}"
+    assert rewrite_repeating("0.2(7)") == r"\frac{5}{18}"
+    assert rewrite_repeating(r"0.\,(142857)") == r"\frac{1}{7}"
+    assert rewrite_repeating(".(3)") == ".(3)"  # no digit at the point: nothing to continue
+    assert rewrite_repeating("0.(3)4") == "0.(3)4"  # digits after the period: not a repeating decimal
+    assert rewrite_repeating("x.(3)") == "x.(3)"
+    assert rewrite_repeating(r"0.1\dot{6}") == r"\frac{1}{6}"  # a dot over the digit (moved from notation.py)
+    assert normalize_answer("0.(3)").text == r"\frac{1}{3}"
+
+
+# ---- a chain of `=` is read only when every member is a value: `=\=` (Prolog's not-equal) is no `=`
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{x =\= 7}$", "7", "wrong"),
+        (r"$\boxed{x =\= 7}$", r"(-\infty, 7) \cup (7, \infty)", "wrong"),
+        (r"$\boxed{x = 3 + 4 = 7}$", "7", "correct"),  # a chain of steps still ends in its value
+        (r"$\boxed{x = \frac{14}{2} = 7}$", "7", "correct"),
+    ],
+)
+def test_unknown_relation_is_no_equality(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    if "=\\=" in pred:
+        assert details["error"] == "the answer could not be parsed"
+
+
+# ---- a counted label follows a value; words after a separator or a word name another answer
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{\text{no, yes}}$", "no", "wrong"),
+        (r"$\boxed{\text{no yes}}$", "no", "wrong"),
+        (r"$\boxed{\text{yes, no}}$", "yes", "wrong"),
+        (r"$\boxed{\text{no}}$", "no", "correct"),
+        (r"$\boxed{5 \text{ apples}}$", "5", "correct"),  # a label after a number is still dropped
+        (r"$\boxed{\frac{1}{2} \text{ cups}}$", r"\frac12", "correct"),
+        ("The answer is seven apples.", "7", "correct"),  # a number in words has no free name: still a value
+    ],
+)
+def test_words_after_a_separator_are_no_label(
+    verifier: MathVerifier, pred: str, gold: str, reason: str
+) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    if reason == "wrong":
+        assert details["parsed"] in ("no yes", "yes no")  # read as the text it is, both words kept
