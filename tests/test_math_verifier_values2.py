@@ -103,3 +103,22 @@ def test_words_after_a_separator_are_no_label(
     details = _verdict(verifier, pred, gold, reason)
     if reason == "wrong":
         assert details["parsed"] in ("no yes", "yes no")  # read as the text it is, both words kept
+
+
+# ---- the searched tail of a long reply never starts inside a math span (round 5 #450)
+_LONG_SUM = " + ".join(["1"] * 5001)
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (f"The sum is ${_LONG_SUM} = 7$", "7", "no_answer"),  # not the `7` of a chain cut in its middle
+        (f"The sum is \\({_LONG_SUM} = 7\\)", "7", "no_answer"),
+        (f"The sum is $${_LONG_SUM} = 7$$", "7", "no_answer"),
+        (f"${_LONG_SUM}$ is long. The answer is $7$.", "7", "correct"),  # a whole span after the cut
+        ("x" * 9000 + " so the answer is $7$.", "7", "correct"),
+    ],
+)
+def test_tail_never_starts_inside_a_span(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    assert details.get("extracted", "7") == "7"

@@ -88,6 +88,28 @@ _NEXT_TURN_RE = re.compile(
 
 #: Only the tail of very long outputs is searched for a trailing math span or number.
 _TAIL = 8000
+_DOLLAR_RE = re.compile(r"(?<!\\)\$\$?")
+
+
+def _tail(text: str) -> str:
+    """The last `_TAIL` characters, never starting inside a math span: a span cut by the window would be read
+    from its middle (the last `... + 1 = 7$` of a 5001-term false chain reads as `7`), so the window starts
+    after a span it would cut (a span that long is no answer to read)."""
+    start = len(text) - _TAIL
+    if start <= 0:
+        return text
+    head = text[:start]
+    opened = ""  # the `$` or `$$` that opened the span the window would start in
+    for m in _DOLLAR_RE.finditer(head):
+        opened = "" if m.group() == opened else opened or m.group()
+    if opened:
+        close = text.find(opened, start)
+        start = close + len(opened) if close >= 0 else len(text)
+    for opener, closer in (("\\(", "\\)"), ("\\[", "\\]")):
+        if head.rfind(opener) > head.rfind(closer):  # inside `\\(...\\)` or `\\[...\\]`
+            close_at = text.find(closer, start)
+            start = max(start, close_at + len(closer) if close_at >= 0 else len(text))
+    return text[start:]
 
 
 def undouble_backslashes(text: str) -> str:
@@ -301,7 +323,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 return Extraction(re.sub(r"^(\*\*|__)(.+)\1$", r"\2", bare), "whole")  # `**7**`: bold
             if cut_off(text):
                 return None  # cut off mid-sentence with no box or answer phrase: its last value is a draft
-            tail = _closing_remarks_dropped(text[-_TAIL:])
+            tail = _closing_remarks_dropped(_tail(text))
             aside = _ASIDE_RE.search(tail)
             if aside is not None and _MATH_SPAN_RE.search(tail[: aside.start()]):
                 tail = tail[
