@@ -85,3 +85,27 @@ def named_base(after: str) -> tuple[str, int] | None:
     if m.group("name"):
         base = _BASE_NAMES[m.group("name").lower()]
     return (base, m.end()) if base is not None and base.isdigit() and int(base) >= 2 else None
+
+
+# a dash that is a minus sign: U+2212 (the minus sign itself), an en dash, a figure dash, a small or full-width
+# hyphen-minus, right before a digit, a decimal point or a vulgar fraction (`−5`, `–1/3`, `−½`); an en dash
+# glued to a letter or digit before it joins a range (`pages 3–5`), so only U+2212 may follow one
+_MINUS_SIGN_RE = re.compile(
+    "(?:\u2212|(?<![^\\W_])[\u2013\u2012\ufe63\uff0d])(?=\\.?\\d|[\u00bc-\u00be\u2150-\u215e])"
+)
+
+
+def minus_signs(text: str) -> str:
+    """`text` with each dash that is a minus sign before a number written `-` (`−5` is -5, never 5)."""
+    return _MINUS_SIGN_RE.sub("-", text)
+
+
+_ENDPOINT = r"[-\u2212]?[ \t]*(?:\d+(?:\.\d+)?(?:[ \t]*/[ \t]*\d+)?|\u221e|\\infty\b|inf(?:inity)?\b)"
+# two endpoints in brackets, written in prose: an interval or a point (`(-2, 2)`, `[0, 4]`, `(3, ∞)`); a
+# bracket glued to a name or a closing bracket holds arguments (`f(3, 4)`, `C(6, 2)`, `gcd(12, 18)`)
+_PAIR_RE = re.compile(rf"(?<![\w)\]])[(\[][ \t]*{_ENDPOINT}[ \t]*,[ \t]*{_ENDPOINT}[ \t]*[)\]]")
+
+
+def endpoint_pairs(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each pair of endpoints in brackets in prose text: `(-2, 2)`, `[0, 4)`, `(3, ∞)`."""
+    return [(m.start(), m.end()) for m in _PAIR_RE.finditer(text)]

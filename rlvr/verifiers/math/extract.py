@@ -22,6 +22,8 @@ from rlvr.verifiers.math.atoms import (
     METHODS,
     Extraction,
     _is_prose,
+    endpoint_pairs,
+    minus_signs,
     named_base,
 )
 from rlvr.verifiers.math.box_context import (
@@ -46,6 +48,7 @@ from rlvr.verifiers.math.commitment import (
     screen,
 )
 from rlvr.verifiers.math.contested import contested
+from rlvr.verifiers.math.markup import asides_removed, money_dollars, struck_out
 from rlvr.verifiers.math.phrases import (
     _CONCLUSION_RE,
     _NEGATED_RE,
@@ -222,18 +225,40 @@ def _tagged_reply(text: str) -> str:
     return text
 
 
+_SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?](?=\s|$)|\n")
+
+
+def _pair_guess(tail: str, pair: tuple[int, int], numbers: list[tuple[int, int]]) -> Extraction | None:
+    """A pair of endpoints in prose (`(-2, 2)`, `(3, ∞)`) as the reply's last value: the answer when no other
+    number stands in its sentence (`(-∞, -1) and (1, ∞)` is two sets: no answer) and nothing contests it."""
+    ends = [m.end() for m in _SENTENCE_END_RE.finditer(tail, 0, pair[0])]
+    stop = _SENTENCE_END_RE.search(tail, pair[1])
+    lo, hi = (ends[-1] if ends else 0), (stop.start() if stop else len(tail))
+    others = [(a, b) for a, b in numbers if not (pair[0] <= a and b <= pair[1])]
+    if any(lo <= a and b <= hi for a, b in others) or guess_contested(tail, *pair, others):
+        return None
+    return Extraction(tail[pair[0] : pair[1]], "last_number")
+
+
+def _commits(text: str) -> bool:
+    """Whether `text` commits to an answer of its own: it has a box or an answer phrase."""
+    return bool(outer_boxes(text)) or _PHRASE_RE.search(text) is not None
+
+
 def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction | None:
     """Find the final answer of a completion; None if there is none (an empty box gives answer '')."""
     if not isinstance(text, str) or not text.strip():
         return None
     opening = _OPENING_TURN_RE.match(text)  # `<|im_start|>assistant` before the reply opens it, ends nothing
     text = text[opening.end() :] if opening else text
+    text = struck_out(minus_signs(text))  # before the turn ends: `<s>7</s>` is struck out, `</s>` ends no turn
     turn = _NEXT_TURN_RE.search(text)
     if turn is not None:
         text = text[: turn.start()]
     text = drop_unclosed_think(
         _tagged_reply(read_code(undouble_backslashes(text)))
     )  # a draft never closed answers nothing
+    text = asides_removed(money_dollars(text), _commits)  # `> quoted`, `[^1]:`, `<details>`; `$245` is money
     if not text.strip() or revising_when_cut(text):
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
     if contested(text):
@@ -369,6 +394,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
             if found:
                 last = found[_principal(tail, [(m.start(), m.end()) for m in found])]
                 spans_all = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(tail)]
+                pair = next((p for p in endpoint_pairs(tail) if p[0] <= last.start() < p[1]), None)
+                if pair is not None:  # `decreasing on the interval (-2, 2).`: the pair, never its endpoint
+                    return _pair_guess(tail, pair, spans_all)
                 if guess_contested(tail, last.start(), last.end(), spans_all):
                     return None  # a guess needs an uncontested number: no answer rather than a wrong one
                 return Extraction(last.group().strip().rstrip(","), "last_number")

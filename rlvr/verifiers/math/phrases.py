@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.atoms import _MATH_SPAN_RE, _NUMBER_RE, _NUMBER_WORD_RE, _is_prose, named_base
+from rlvr.verifiers.math.atoms import (
+    _MATH_SPAN_RE,
+    _NUMBER_RE,
+    _NUMBER_WORD_RE,
+    _is_prose,
+    endpoint_pairs,
+    named_base,
+)
 from rlvr.verifiers.math.commitment import (
     Screened,
     guess_contested,
@@ -16,6 +23,12 @@ from rlvr.verifiers.math.commitment import (
 )
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
+    ANSWER_LABELS,
+    ANSWER_SENTENCES,
+    CONCLUSION_OPENERS,
+    CONCLUSION_OPENERS_GLUED,
+    CONCLUSION_OPENERS_OTHER,
+    FOREIGN_QUALIFIERS,
     NEGATION_AFTER_PHRASE,
     NUMBER_WORDS,
     QUALIFIERS_BEFORE,
@@ -23,9 +36,16 @@ from rlvr.verifiers.math.vocab import (
     VALUE_WORDS,
 )
 
+# an answer phrase: English, a sentence of another language (`vocab.ANSWER_SENTENCES`), or a label of any
+# language followed by a colon, full-width too (`vocab.ANSWER_LABELS`: `Ответ: 10`, `**答：** 7`); a label is a
+# word of its own, not the end of another (`回答：` is a reply, not an answer line)
 _PHRASE_RE = re.compile(
     r"(?:final[\s_]+answer[\"']?\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:"
-    r"|\b(?:die\s+antwort\s+ist|la\s+r[ée]ponse\s+est|la\s+respuesta\s+es)|答案是|答案为|答案：)\s*:?\s*",
+    r"|(?<![^\W\d_])(?:" + "|".join(ANSWER_SENTENCES) + r")"
+    r"|(?<![^\W\d_])(?:"
+    + "|".join(ANSWER_LABELS)
+    + r")(?![^\W\d_])[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a](?:[ \t]*(?:\*\*|__))?"
+    r")\s*[:\uff1a]?\s*",
     re.IGNORECASE,
 )
 
@@ -85,6 +105,15 @@ _SPAN_QUALIFIED_RE = re.compile(
 )
 
 
+_EQUIVALENT_RE = re.compile(
+    r"^(-?\d+(?:\.\d+)?)\s*\(\s*(?:i\.\s*e\.|that\s+is|namely)\s*,?\s*(?<!\\)\$[^$]*=[^$]*(?<!\\)\$\s*\)$",
+    re.IGNORECASE,
+)
+
+
+_SEMICOLON_LIST_RE = re.compile(r"-?\d+(?:\.\d+)?(?:[ \t]*;[ \t]*-?\d+(?:\.\d+)?)+")
+
+
 def _clean_phrase_answer(rest: str) -> str:
     first = rest.split("\n", 1)[0].strip()
     if first.startswith("**") and "**" in first[2:]:  # `Answer: **6** (not 12)`: the bold is the answer
@@ -114,7 +143,12 @@ def _clean_phrase_answer(rest: str) -> str:
     ]  # not `i.e.`
     # `7 (not 8)`: a bracket that denies another value leaves the answer as it is (a later clause might not)
     rest = re.sub(r"^(-?\d+(?:\.\d+)?)\s*\(\s*not\s+-?\d+(?:\.\d+)?\s*\)$", r"\1", rest.strip())
+    # `5 (i.e. $C_3 = \frac{1}{4}\binom{6}{3}$)`: a formula in brackets that says where the number comes from
+    # restates it; a bare other value there (`5 (i.e. 6)`) is left in, so the answer reads as two values
+    rest = _EQUIVALENT_RE.sub(r"\1", rest)
     rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
+    if _SEMICOLON_LIST_RE.fullmatch(rest):  # `Ответ: 5; 7`: a plain list of numbers, all of them the answer
+        return re.sub(r"\s*;\s*", ", ", rest)
     number = re.match(r"-?[0-9A-Za-z]+(?=[ \t(])", rest)
     based = _numeral_in_named_base(rest, number.end(), number.group()) if number else None
     if based is not None:  # `12 in decimal`
@@ -148,11 +182,14 @@ def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:
     """Whether the one number of a prose answer is stated plainly: not qualified by the words around it
     (`at least 3`, `3 or more`, `3 times x`, `5 thousand`); what follows it may only name what it counts."""
     before = re.findall(r"[A-Za-z']+", rest[: number.start()])[-2:]
-    after = re.findall(r"\\?[A-Za-z']+|[^\sA-Za-z.,;:!?]", rest[number.end() :])
+    # a word is a run of letters of any script (`16 studenti`, `30 élèves`, `10 км/ч`), not each letter alone
+    after = re.findall(r"\\?(?:[^\W\d_]|')+|[^\s\w.,;:!?]|\d", rest[number.end() :])
     if after[:1] in (["("], ["["]):
         after = after[1:]  # `7 (in thousands)`: the words in brackets qualify it as well
     if any(w.lower() in QUALIFIERS_BEFORE for w in before) or [w.lower() for w in before] == ["to", "the"]:
         return False  # `at least 3`, `the square root of 7`, `negative 7`, `e to the 7`
+    if _FOREIGN_QUALIFIER_RE.search(rest[max(0, number.start() - 12) : number.start()]):
+        return False  # `Ответ: около 10`, `答：约 10 人`: qualified in another language
     if re.match(r"\s*(?:[*^/+\u00d7!]|-[A-Za-z])", rest[number.end() :]) or _REJECTED_MARK_RE.match(
         rest[number.end() :]
     ):
@@ -162,6 +199,14 @@ def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:
     return not after or (
         after[0].lower() not in VALUE_WORDS and (len(after[0]) > 1 or not after[0].isalpha())
     )
+
+
+# a qualifier of another language right before a number (a word of its own in a spaced script; CJK ones glue)
+_FOREIGN_QUALIFIER_RE = re.compile(
+    r"(?:(?<![^\W\d_])(?:" + "|".join(q for q in FOREIGN_QUALIFIERS if q.isascii() or q[0] < "\u2e80") + r")"
+    r"|" + "|".join(q for q in FOREIGN_QUALIFIERS if not q.isascii() and q[0] >= "\u2e80") + r")[ \t]*\Z",
+    re.IGNORECASE,
+)
 
 
 _REJECTED_MARK_RE = re.compile(r"\s*[\u2717\u2718\u274c]")  # ✗ ✘ ❌ after a value: marked wrong
@@ -211,7 +256,13 @@ def _hedge(answer: str, screened: Screened) -> str | None:
 
 
 _CONCLUSION_RE = re.compile(
-    r"(?:^\s*|[.!?:]\s+|\n)((?:Therefore|Thus|Hence|So)\b[^.!?;\n]*(?:\.\d[^.!?;\n]*)*)"  # to `;`: "8; each row has 7"
+    r"(?:^\s*|[.!?:\u3002]\s+|\n)((?:(?i:"
+    + "|".join(CONCLUSION_OPENERS_OTHER)
+    + r")\b|(?:"
+    + "|".join(CONCLUSION_OPENERS)
+    + r")\b"
+    r"|" + "|".join(CONCLUSION_OPENERS_GLUED) + r")"
+    r"[^.!?;\n\u3002\uff1b]*(?:\.\d[^.!?;\n\u3002\uff1b]*)*)"  # to `;`: "8; each row has 7"
 )
 
 
@@ -222,6 +273,10 @@ def _concluding_number(after: str) -> str | None:
         return None
     sentence = found[-1].group(1)
     kept = [m for m in _NUMBER_RE.finditer(sentence) if not rejected_after(sentence[m.end() :])]
+    pairs = [p for p in endpoint_pairs(sentence) if any(p[0] <= m.start() < p[1] for m in kept)]
+    if pairs:  # `So the domain is (3, ∞).`: the pair is the value, never its endpoint alone
+        whole = len(pairs) == 1 and all(pairs[0][0] <= m.start() < pairs[0][1] for m in kept)
+        return sentence[pairs[0][0] : pairs[0][1]] if whole else None
     numbers = {m.group().strip().rstrip(",") for m in kept}  # "Hence n = 7 does not work." concludes nothing
     if len(numbers) != 1:
         return None

@@ -479,3 +479,52 @@ DENIAL_CUES = (
     r"\bне\b", r"\bнет\b", r"\bnão\b", r"\bnon\b", r"\bnicht\b", r"\bfalsch\w*", r"\bfaux\b", r"\bpas\b",
     "不", "非", "ではありません", "ではない", "아닙니다", "아니",
 )  # fmt: skip
+
+# ---- Answer phrases in every language the replies are written in: `phrases._PHRASE_RE` reads them all, so
+# every rule that reads an answer phrase (contested answers, revisions, quoted asides) reads these too.
+#: Sentences that state the answer ("the answer is 12", "la réponse est 12", "答案是 12"); English is the
+#: `answer is` / `answer:` form of `phrases._PHRASE_RE` itself.
+ANSWER_SENTENCES = (
+    r"die\s+antwort\s+ist", r"la\s+r[ée]ponse\s+est", r"la\s+respuesta\s+es", r"a\s+resposta\s+[ée]",
+    r"la\s+risposta\s+[èe]", "答案是", "答案为", "答案為",
+)  # fmt: skip
+#: Labels that open an answer line when a colon (`:` or the full-width `：`) follows them (`Ответ: 10 км/ч`,
+#: `答：这个数是 7`, `Réponse : 30`, `**Đáp số:** 4`): a closed list, one word (or two) per language.
+ANSWER_LABELS = (
+    "答案", "答え", "答", "정답", "답",  # Chinese, Japanese, Korean
+    "ответ", "відповідь",  # Russian, Ukrainian
+    r"r[ée]ponse(?:\s+finale)?", r"respuesta(?:\s+final)?", r"resposta(?:\s+final)?", r"risposta(?:\s+finale)?",
+    "antwort", "antwoord", "cevap", "yan[ıi]t", r"đáp\s+số", r"đáp\s+án", "odpowied[źz]", "odpověď",
+    "jawaban", "jawapan", "svar", "απάντηση", "उत्तर", "الجواب", "الإجابة", "תשובה", "پاسخ", "คำตอบ",
+)  # fmt: skip
+#: Words of other languages that qualify a number before them in an answer line (`Ответ: около 10`, `答：约 10`):
+#: about, at least, at most, more or fewer than, not (the English ones are `QUALIFIERS_BEFORE`).
+FOREIGN_QUALIFIERS = (
+    "около", "примерно", "приблизительно", "не", "больше", "меньше", "более", "менее", "почти", "минимум",
+    "максимум", "约", "大约", "大約", "约为", "至少", "至多", "最多", "不是", "不", "超过", "少于", "多于", "約",
+    "およそ", "少なくとも", "以上", "以下", "未満", "약", "최소", "이상", "이하", "environ", "moins", "plus",
+    "pas", "aproximadamente", "unos", "menos", "más", "mais", "cerca", "circa", "almeno", "meno", "più", "non",
+    "ungefähr", "etwa", "mindestens", "höchstens", "nicht", "yaklaşık", "en az", "khoảng", "ít nhất",
+    "không", "około", "co najmniej", "nie", "sekitar", "paling sedikit", "tidak", "लगभग",
+)  # fmt: skip
+#: Words that open a concluding sentence ("Therefore, there are 12 ...", "Значит, ... равно −7", "所以结果是 −10"):
+#: its one value is the reply's answer when no box or answer phrase gives one (`phrases._CONCLUSION_RE`).
+CONCLUSION_OPENERS = ("Therefore", "Thus", "Hence", "So")  # capitalised: they open a sentence
+#: ... in other languages (in any case), then in scripts written without spaces (no word boundary ends them).
+CONCLUSION_OPENERS_OTHER = (
+    "значит", "итак", "следовательно", "поэтому", r"таким\s+образом",  # Russian
+    "donc", "ainsi", r"por\s+lo\s+tanto", r"por\s+tanto", "portanto", "logo", "quindi", "dunque",
+    "daher", "somit", "folglich", "dolayısıyla", r"bu\s+nedenle", "vậy", r"do\s+đó", "zatem", "więc", "jadi",
+    "maka",
+)  # fmt: skip
+CONCLUSION_OPENERS_GLUED = (
+    "所以",
+    "因此",
+    "因而",
+    "故",
+    "于是",
+    "よって",
+    "したがって",
+    "따라서",
+    "그러므로",
+)
