@@ -9,6 +9,7 @@ import pytest
 
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.normalize import normalize_answer
+from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.repeating import rewrite_repeating
 
 
@@ -122,3 +123,41 @@ _LONG_SUM = " + ".join(["1"] * 5001)
 def test_tail_never_starts_inside_a_span(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     details = _verdict(verifier, pred, gold, reason)
     assert details.get("extracted", "7") == "7"
+
+
+# ---- numbers in words: a sign word, a fraction of an ordinal, a mixed number; an operation in words is none
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{\text{seven-eighths}}$", r"\frac78", "correct"),
+        (r"$\boxed{\text{seven-eighths}}$", "7", "wrong"),
+        (r"$\boxed{\text{seven eighth}}$", r"\frac78", "wrong"),  # number disagreement: no fraction
+        (r"$\boxed{\text{one eighth}}$", r"\frac18", "correct"),
+        (r"$\boxed{\text{one twentieth}}$", r"\frac1{20}", "correct"),
+        ("The answer is three hundredths.", "0.03", "correct"),
+        (r"$\boxed{\text{minus seven}}$", "-7", "correct"),
+        (r"$\boxed{\text{minus seven}}$", "7", "wrong"),
+        (r"$\boxed{\text{negative seven}}$", "-7", "correct"),
+        (r"$\boxed{\text{minus one half}}$", r"-\frac12", "correct"),
+        (r"$\boxed{\text{seven and a half}}$", "7.5", "correct"),
+        (r"$\boxed{\text{seven and a half}}$", "7", "wrong"),
+        (r"$\boxed{\text{two and three quarters}}$", r"\frac{11}4", "correct"),
+        (r"$\boxed{\text{two hundred and five}}$", "205", "correct"),  # `and` inside a cardinal still reads
+        (r"$\boxed{\text{seven squared}}$", "49", "wrong"),
+        (r"$\boxed{\text{seven squared}}$", "7", "wrong"),
+    ],
+)
+def test_signed_fractional_and_mixed_number_words(
+    verifier: MathVerifier, pred: str, gold: str, reason: str
+) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    if "squared" in pred or "seven eighth}" in pred:
+        assert details["parsed"] in ("seven squared", "seven eighth")  # left as text, not a number
+
+
+def test_number_words_values() -> None:
+    assert number_from_words("seven and a half", "seven and half") == r"\frac{15}{2}"
+    assert number_from_words("seven and half", "seven and half") is None  # no article: no `one half` to read
+    assert number_from_words("one eighths", "one eighths") is None
+    assert number_from_words("minus", "minus") is None
+    assert number_from_words("two seconds", "two seconds") is None  # `second` is no denominator here
