@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.assertion import negated_frame, withdraws
 from rlvr.verifiers.math.boxes import box_groups
 from rlvr.verifiers.math.commitment import rejected_after, same_value
 from rlvr.verifiers.math.phrases import _NEGATED_RE, _PHRASE_RE, _clean_phrase_answer
@@ -87,11 +88,22 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
         after = text[m.end() : m.end() + 200]
         if _NEGATED_RE.match(after) or re.match(r"[\s$]*\\(?:boxed|fbox)\b", after):
             continue
+        if negated_frame(text[max(0, m.start() - 200) : m.start()]):  # `It is false that the answer is 8`
+            continue
         answer = _clean_phrase_answer(after).strip()
         at = after.find(answer)
         if _NUMBER_VALUE_RE.match(answer) and at >= 0:
             found.append((m.end() + at, m.end() + at + len(answer), answer))
     return found
+
+
+_GAP_SENTENCE_RE = re.compile(r"[^.!?:;,\n]+")
+
+
+def _withdrawal_between(text: str, end: int, next_start: int) -> bool:
+    """Whether a clause with no value between two values withdraws the earlier one (`Just kidding`, `Nope`)."""
+    gap = text[end:next_start]
+    return len(gap) < 400 and any(withdraws(m.group()) for m in _GAP_SENTENCE_RE.finditer(gap))
 
 
 def contested(text: str) -> bool:
@@ -108,6 +120,8 @@ def contested(text: str) -> bool:
     for (start, end, value), (next_start, _, _) in zip(reversed(values[:-1]), reversed(values[1:])):
         if _EXPLICIT_REVISION_RE.search(text, end, next_start):
             return False  # `\\boxed{8}. Wait, actually \\boxed{7}`: what came before is withdrawn
+        if _withdrawal_between(text, end, next_start):
+            return False  # `\\boxed{8}. Scratch that. \\boxed{7}`: a sentence withdrew the earlier value
         if _PROGRESSION_RE.match(text[end:next_start]):
             return False  # `\\boxed{8} \\Rightarrow \\boxed{7}`: the earlier led to the later
         if _same(value, last):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.asides import asides_unboxed
+from rlvr.verifiers.math.assertion import unasserted
 from rlvr.verifiers.math.atoms import (
     _MATH_SPAN_RE,
     _NUMBER_RE,
@@ -263,6 +264,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
     if contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
+    if unasserted(text) is not None:
+        return None  # `Suppose the answer is \\boxed{7}.`, `\\boxed{7}. Just kidding.`: the final value is not asserted
     for method in methods:
         if method == "boxed":
             unboxed = asides_unboxed(text)  # `\\boxed{40}. (For comparison, ... \\boxed{26}.)`: 40

@@ -1,0 +1,198 @@
+"""Whether a reply asserts its final value, read from the structure of the sentence that states it.
+
+A value is an answer only when the reply asserts it. What states a value without asserting it is a closed set
+of sentence shapes, not a list of phrasings, so the rules here look at structure:
+
+- a sentence that ends in `?` (or a value followed by `(?)`) asks, it asserts nothing;
+- a value inside a supposition or condition (a sentence opened by `if`, `suppose`, `assume`, `let`, `say`,
+  `whether`, `unless`, `could`, `might`, `maybe`, `is it`, `I'd guess` ..., before any comma or `then` that
+  would open its consequent) is supposed, not asserted: `If the answer is 7, then ...`; the consequent of
+  a condition is asserted (`If we add them, the total is 7.`);
+- a value under a negated frame (`It is false that`, `I cannot conclude that`, `Nobody should answer`,
+  `We cannot have`) is denied;
+- a value its own clause judges (`7 is ruled out / fails / does not work / is too large`, `the wrong answer 7`)
+  is rejected;
+- a value offered beside another one in brackets or after `;`/`,` (`7 (8 if inclusive)`, `7; alt: 8`,
+  `odd (possibly even)`) is a hedge;
+- a value qualified as approximate (`close to 7`, `on the order of 7`, `7 asymptotically`) is no exact answer
+  (a decimal is an approximation by nature and is left to the value rules);
+- a later sentence with no value whose words judge the statement before it (`Just kidding.`, `Scratch that.`,
+  `Nope.`, `I take that back.`, `That can't be right.`, `This contradicts the condition.`) withdraws it; a
+  sentence with a value ends the search (a revision or a check is the other rules' business).
+
+`unasserted` says which of these applies to the reply's final value (its last box, else its last value);
+the extractor then answers nothing. Every look-up is bounded around the value, and the scan of the sentences
+after it stops at the first value or withdrawal, so a reply of any length is read in linear time.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rlvr.verifiers.math.boxes import outer_boxes
+
+#: How far before and after the final value its sentence is read (a longer sentence is read from its tail).
+_REACH = 400
+
+# a sentence ends at `.`/`!`/`?` before a space or the end (so not inside `2.5`), or at a line break
+_SENTENCE_END_RE = re.compile(r"[.!?]+(?=[\s)\]]|$)|\n")
+# any value: a box, a math span, a digit
+_VALUE_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[|\d")
+_LAST_VALUE_RE = re.compile(r"\$[^$\n]{1,200}\$|\\\(.{1,200}?\\\)|-?\d+(?:\.\d+)?")
+_OPENING_NOISE_RE = re.compile(r"^[\s*_#>(\[-]*")
+
+# --- a supposition or condition that opens the sentence (a closed class)
+_SUPPOSITION_RE = re.compile(
+    r"(?:(?:so|and|now|then|but|ok(?:ay)?|well|hmm+)\s*,?\s+)?"
+    r"(?:if|suppose|supposing|assume|assuming|whether|unless|provided|could|might|maybe|perhaps|possibly"
+    r"|what\s+if|in\s+case|say|guess|(?:i|we)(?:'d|\s+would|\s+will)?\s+(?:guess|assume|suppose)|my\s+guess"
+    r"|let(?:'s|\s+us)?\s+(?:assume|suppose|say|guess|pretend|try)|let(?!'s|\s+(?:me|us)\b)"
+    r"|is\s+(?:it|the\s+answer|this)|can\s+it\s+be|would\s+it\s+be)\b",
+    re.IGNORECASE,
+)
+# what ends the supposition and opens its consequent: a comma, `then`, a colon, `we get`, `this gives`
+_CONSEQUENT_RE = re.compile(
+    r"[,;:]|\bthen\b|\b(?:we|you|i)\s+(?:get|have|obtain|find|see)\b|\b(?:this|that|it)\s+(?:gives|yields)\b",
+    re.IGNORECASE,
+)
+# a negation over the clause that states the value: `It is false that`, `cannot conclude that`, `cannot have`
+_NEGATED_FRAME_RE = re.compile(
+    r"\b(?:not|never|nobody|no\s+one|false|untrue|cannot|can\s+not)\b[^,;:]*?\b(?:that|answer|have|conclude|claim|say)\b"
+    r"|n't\b[^,;:]*?\b(?:that|answer|have|conclude|claim|say)\b",
+    re.IGNORECASE,
+)
+# a judgement of the value in its own clause: before it (`The wrong answer 7`) ...
+_JUDGED_BEFORE_RE = re.compile(r"\b(?:wrong|incorrect|naive|erroneous|mistaken|bogus)\b", re.IGNORECASE)
+# ... or after it, as its predicate (`7 is ruled out`, `7 fails`, `7 does not work`, `7 is not the answer`)
+_JUDGED_AFTER_RE = re.compile(
+    r"^[\s$})\]]*(?:(?:is|was|are|were|does|did|do|would|should|could|can|will|must|has|have|seems?)\s*)?"
+    r"(?:not|n't|never|cannot)\b"  # a negated predicate, not a negation inside a noun (`7 integers not ...`)
+    r"|^[^,;:(]*?\b(?:wrong|incorrect|invalid|impossible|false|ruled\s+out|excluded|rejected|fail(?:s|ed)?"
+    r"|too\s+(?:large|small|big|high|low|many|few|much)|naive|contradict\w*|violat\w*|extraneous|mistaken)\b",
+    re.IGNORECASE,
+)
+# a second value offered beside it: `(8 if inclusive)`, `; alt: 8`, `[alt. 8]`, `(possibly even)`, `, or perhaps`
+_HEDGED_AFTER_RE = re.compile(
+    r"^[\s$}]*(?:[(\[;,]|\s-\s)\s*(?:or(?!\s+(?:equivalently|in\s+other\s+words|simply))"
+    r"|alt(?:ernatively|ernative)?|possibly|perhaps|maybe|probably)(?!\w)"
+    r"|^[\s$}]*[(\[][^()\[\]]{0,40}?[\d$][^()\[\]]{0,40}?\b(?:if|when|unless|otherwise)\b",
+    re.IGNORECASE,
+)
+# an approximation around it: `close to 7`, `on the order of 7`, `7 asymptotically`
+_APPROX_BEFORE_RE = re.compile(
+    r"\b(?:close\s+to|on\s+the\s+order\s+of|of\s+the\s+order\s+of|in\s+the\s+vicinity\s+of|around|about"
+    r"|approximately|roughly|nearly|almost|circa|near)\s*\W{0,3}$|(?:(?<!~)~|\\sim|\\approx|\u2248)\s*\$?\s*$",
+    re.IGNORECASE,
+)
+_APPROX_AFTER_RE = re.compile(
+    r"^[\s$}]*(?:asymptotically|approximately|roughly|or\s+so|or\s+thereabouts|-?ish)\b", re.IGNORECASE
+)
+_ASKED_AFTER_RE = re.compile(r"^[\s$}]*\(\s*\?\s*\)")
+
+# --- a later sentence with no value that withdraws the statement before it (closed classes)
+_LEAD = r"^(?:(?:hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um)\W+)*"
+_WITHDRAWAL_RE = re.compile(
+    _LEAD + r"(?:no|nope|nah|oops|wrong|incorrect|invalid|false|not\s+really|not\s+quite|(?:just\s+)?kidding"
+    r"|scratch\s+(?:that|this)|never\s*mind|ignore\s+(?:that|this|it|the\s+above|everything(?:\s+above)?)"
+    r"|(?:i|we)\s+take\s+(?:that|it|this)\s+back|(?:i|we)\s+(?:messed\s+up|made\s+an?\s+(?:mistake|error))"
+    r"(?:\s+\w+){0,2}|(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:not\s+it|wrong|incorrect|invalid|false))\W*$",
+    re.IGNORECASE,
+)
+_JUDGEMENT_RE = re.compile(
+    _LEAD + r"(?:this|that|it|which)\s+(?:(?:'s|is|was|would\s+be)\s+(?:not\s+(?:right|correct|valid|possible"
+    r"|it|true|allowed)|wrong|incorrect|invalid|impossible|false)|(?:can't|cannot|can\s+not|couldn't)\s+be"
+    r"\s+(?:right|correct|true|it)|contradicts|violates|fails|(?:does\s+not|doesn't)\s+(?:work|satisfy|hold))\b",
+    re.IGNORECASE,
+)
+
+
+def _final_value(text: str) -> tuple[int, int, bool] | None:
+    """(start, end, sole) of the reply's final value: its last complete box, else its last math span or number;
+    `sole` when no other box states a different value, or (without a box) when no sentence before the value's
+    states a value (then the reply commits to nothing else: `Thus $n = 8$. Remark: for $n = 7$ it fails.`)."""
+    boxes = outer_boxes(text)
+    if boxes:
+        start, end, content = boxes[-1]
+        sole = all((c or "").replace(" ", "") == (content or "").replace(" ", "") for _, _, c in boxes)
+        return (start, end, sole) if content is not None else None
+    tail = max(0, len(text) - 8000)
+    last = None
+    for m in _LAST_VALUE_RE.finditer(text, tail):
+        last = m
+    if last is None:
+        return None
+    window = text[max(0, last.start() - _REACH) : last.start()]
+    cuts = [m.end() for m in _SENTENCE_END_RE.finditer(window)]
+    opening = last.start() - len(window) + (cuts[-1] if cuts else 0)  # where the value's sentence opens
+    return last.start(), last.end(), _VALUE_RE.search(text, 0, opening) is None
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[str, str, str]:
+    """The words of the value's sentence before it, after it (to the sentence end) and its terminator."""
+    window = text[max(0, start - _REACH) : start]
+    cuts = [m.end() for m in _SENTENCE_END_RE.finditer(window)]
+    pre = window[cuts[-1] :] if cuts else window
+    if not cuts and start > _REACH:
+        pre = re.sub(r"^\w*", "", pre)  # a sentence longer than the window: start at a whole word
+    stop = _SENTENCE_END_RE.search(text, end, min(len(text), end + _REACH))
+    post = text[end : stop.start()] if stop else text[end : end + _REACH]
+    return _OPENING_NOISE_RE.sub("", pre), post, (stop.group() if stop else "")
+
+
+def negated_frame(lead: str) -> bool:
+    """Whether the words of a clause before a value deny it (`It is false that the answer is`)."""
+    clause = re.split(r"[.!?,;:\n]|\b(?:so|thus|hence|therefore|but)\b", lead[-_REACH:], flags=re.IGNORECASE)[
+        -1
+    ]
+    return bool(_NEGATED_FRAME_RE.search(clause))
+
+
+def withdraws(sentence: str) -> bool:
+    """Whether a sentence with no value withdraws the statement before it (`Scratch that.`, `Nope.`)."""
+    sentence = sentence.strip().strip("()[]*_ ")
+    return bool(_WITHDRAWAL_RE.match(sentence) or _JUDGEMENT_RE.match(sentence))
+
+
+def _withdrawn_after(text: str, pos: int) -> bool:
+    """Whether a sentence with no value after `pos` withdraws what was stated (stops at the first value)."""
+    for m in re.finditer(r"[^.!?\n]+[.!?]*", text[pos:]):
+        sentence = m.group().strip().strip("()[]*_ ")
+        if not sentence:
+            continue
+        if _VALUE_RE.search(sentence):
+            return False  # a new statement: what follows it judges that one
+        if withdraws(sentence):
+            return True
+    return False
+
+
+def unasserted(text: str) -> str | None:
+    """Why the reply's final value is not asserted (`asked`, `supposed`, `denied`, `rejected`, `hedged`,
+    `approximate`, `withdrawn`), or None when it is (see the module docstring)."""
+    found = _final_value(text)
+    if found is None:
+        return None
+    start, end, sole = found
+    pre, post, stop = _sentence_around(text, start, end)
+    if _withdrawn_after(text, end + len(post)):
+        return "withdrawn"
+    if sole and _HEDGED_AFTER_RE.match(text[end : end + _REACH]):
+        return "hedged"  # (read past the sentence's end: `[alt. 8]`)
+    if not sole or _VALUE_RE.search(text, end + len(post) + len(stop)):
+        # `\\boxed{8} (Note that \\boxed{7} would be wrong.)`, `is it \\boxed{20}? No: 24.`: the reply states
+        # other values; which one answers is for the other rules to weigh
+        return None
+    if "?" in stop or _ASKED_AFTER_RE.match(post):
+        return "asked"
+    opener = _SUPPOSITION_RE.match(pre)
+    if opener is not None and not _CONSEQUENT_RE.search(pre, opener.end()):
+        return "supposed"
+    if negated_frame(pre):
+        return "denied"
+    clause = re.split(r"[,;:]|\b(?:so|thus|hence|therefore|but)\b", pre, flags=re.IGNORECASE)[-1]
+    if _JUDGED_BEFORE_RE.search(clause) or _JUDGED_AFTER_RE.match(post):
+        return "rejected"
+    value = text[start:end]
+    if (_APPROX_BEFORE_RE.search(pre) or _APPROX_AFTER_RE.match(post)) and not re.search(r"\d\.\d", value):
+        return "approximate"
+    return None

@@ -1,0 +1,122 @@
+"""A reply's final value must be asserted: asked, supposed, denied, judged, hedged, approximate or withdrawn
+values answer nothing (rlvr/verifiers/math/assertion.py); each rule beside the right counterpart it must keep."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.assertion import unasserted
+
+
+@pytest.fixture(scope="module")
+def verifier() -> MathVerifier:
+    return MathVerifier(in_process=True)
+
+
+# (reply, why it is not asserted); the gold is 7 for every one, and none may score
+UNASSERTED = [
+    (r"Is the answer $\boxed{7}$?", "asked"),
+    (r"Could it be $\boxed{7}$?", "asked"),
+    (r"$\boxed{7}$ (?)", "asked"),
+    (r"Suppose the answer is $\boxed{7}$.", "supposed"),
+    (r"Assume $x = 7$.", "supposed"),
+    (r"Let's assume the answer is $\boxed{7}$ and check.", "supposed"),
+    (r"If the answer is $\boxed{7}$, then the sum is even.", "supposed"),
+    (r"I'd guess $\boxed{7}$ but can't prove it.", "supposed"),
+    (r"It is false that the answer is $\boxed{7}$.", "denied"),
+    ("It's not the case that the answer is 7.", "denied"),
+    (r"I cannot conclude that the answer is $\boxed{7}$.", "denied"),
+    (r"Nobody should answer $\boxed{7}$ here.", "denied"),
+    (r"We cannot have $x = 7$.", "denied"),
+    (r"$\boxed{7}$ is ruled out.", "rejected"),
+    (r"$\boxed{7}$ fails.", "rejected"),
+    (r"$\boxed{7}$ doesn't work.", "rejected"),
+    (r"$\boxed{7}$ is too large.", "rejected"),
+    (r"$\boxed{7}$ is not the answer.", "rejected"),
+    (r"$\boxed{7}$ is what the naive method gives.", "rejected"),
+    (r"The wrong answer $\boxed{7}$ comes from double counting.", "rejected"),
+    (r"$\boxed{7}$ (8 if inclusive)", "hedged"),
+    (r"$\boxed{7}$; alt: $8$", "hedged"),
+    (r"$\boxed{7}$ [alt. 8]", "hedged"),
+    ("The answer is close to 7.", "approximate"),
+    ("The answer is on the order of 7.", "approximate"),
+    ("The answer is 7 asymptotically.", "approximate"),
+    (r"So the answer is $\boxed{7}$. Just kidding.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. Scratch that.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. Hmm, no.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. I take that back.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. Hmm, I messed up somewhere.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. (wrong)", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. Hmm, that can't be right.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. But this violates the constraint, so it's invalid.", "withdrawn"),
+]
+
+
+@pytest.mark.parametrize(("reply", "why"), UNASSERTED)
+def test_an_unasserted_final_value_answers_nothing(verifier: MathVerifier, reply: str, why: str) -> None:
+    assert unasserted(reply) == why
+    verdict = verifier.verify(reply, "7")
+    assert not verdict.passed and verdict.reason == "no_answer"
+
+
+def test_text_answers_hedged_after_the_box_answer_nothing(verifier: MathVerifier) -> None:
+    for reply in (r"$\boxed{\text{odd}}$ (possibly even)", r"$\boxed{\text{odd}}$, or perhaps even"):
+        assert unasserted(reply) == "hedged"
+        assert verifier.verify(reply, "odd").reason == "no_answer"
+
+
+# the counterparts: the same words around a value that is asserted, or around another value; each must score
+ASSERTED = [
+    (r"If we add $3$ and $4$, we get $\boxed{7}$.", "7"),  # the consequent of a condition is asserted
+    (r"Perhaps surprisingly, the answer is $\boxed{7}$.", "7"),
+    (r"Suppose the answer is $8$. Then the sum is odd, a contradiction. So the answer is $\boxed{7}$.", "7"),
+    (r"Is it $7$? Yes. The answer is $\boxed{7}$.", "7"),
+    (r"It is false that the answer is $8$; the answer is $\boxed{7}$.", "7"),
+    (r"$8$ is ruled out, so the answer is $\boxed{7}$.", "7"),
+    (r"The naive method gives $8$, which double counts; the answer is $\boxed{7}$.", "7"),
+    (r"So there are $\boxed{7}$ integers not divisible by 3.", "7"),  # a negation inside a noun phrase
+    (r"The answer is $\boxed{7}$, or equivalently $\frac{14}{2}$.", "7"),
+    (r"So the answer is $\boxed{7}$. Let me double-check: $3 + 4 = 7$. Yes.", "7"),
+    (r"So the answer is $\boxed{7}$. Never mind the units, they cancel.", "7"),
+    (r"So the answer is $\boxed{7}$. I hope it is correct.", "7"),
+    (r"So the answer is $\boxed{7}$. This matches the constraint.", "7"),
+    (r"So the answer is $\boxed{7}$. This is not a coincidence.", "7"),
+    (r"Hmm, is it maybe $\boxed{20}$? No: $4 \cdot 3 \cdot 2$ is 24. Yes, the answer is 24.", "24"),
+    ("The area is approximately 3.14.", "3.14"),  # a decimal is an approximation by nature
+]
+
+
+@pytest.mark.parametrize(("reply", "gold"), ASSERTED)
+def test_an_asserted_final_value_answers(verifier: MathVerifier, reply: str, gold: str) -> None:
+    verdict = verifier.verify(reply, gold)
+    assert verdict.passed, (reply, verdict.reason)
+
+
+# a withdrawal between two values is a revision: the later one answers (round 6b's counterparts)
+@pytest.mark.parametrize(
+    "withdrawal",
+    ["Just kidding.", "Scratch that.", "Never mind,", "Nope.", "Hmm, that can't be right.", "Wrong!"],
+)
+def test_a_withdrawal_between_two_values_revises(verifier: MathVerifier, withdrawal: str) -> None:
+    reply = rf"So the answer is $\boxed{{7}}$. {withdrawal} The answer is $\boxed{{8}}$."
+    assert verifier.verify(reply, "8").passed
+    assert not verifier.verify(reply, "7").passed
+
+
+def test_a_sentence_that_is_no_withdrawal_leaves_two_values_contested(verifier: MathVerifier) -> None:
+    reply = r"So the answer is $\boxed{7}$. Let us see. The answer is $\boxed{8}$."
+    assert verifier.verify(reply, "8").reason == "no_answer"
+
+
+def test_long_replies_are_read_in_linear_time() -> None:
+    for reply in (
+        r"So the answer is $\boxed{7}$." + " Just kidding." * 20_000,
+        "Suppose " * 30_000 + r"the answer is $\boxed{7}$.",
+        r"$\boxed{7}$." + " I hope it is correct." * 20_000,
+    ):
+        t0 = time.perf_counter()
+        assert unasserted(reply) is not None or reply.endswith("correct.")
+        assert time.perf_counter() - t0 < 1.0
