@@ -161,3 +161,20 @@ def test_number_words_values() -> None:
     assert number_from_words("one eighths", "one eighths") is None
     assert number_from_words("minus", "minus") is None
     assert number_from_words("two seconds", "two seconds") is None  # `second` is no denominator here
+
+
+# ---- an option letter written with its value, against a gold value: the value is the answer (round 6a #369 #390)
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("**Answer: (D) 25**", "25", "correct"),
+        (r"$\boxed{\textbf{(E)}\ 512}$", "512", "correct"),
+        (r"$\boxed{\textbf{(E)}\ 500}$", "512", "wrong"),
+        (r"$\boxed{(C)\ 13}$", "12", "wrong"),
+        ("The answer is (C) 12 or (D) 13.", "12", "wrong"),  # two options: no value of one option
+    ],
+)
+def test_option_with_value_against_a_value(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    if " or " not in pred:
+        assert details["parsed"] in ("25", "512", "500", "13")  # the value, not the letter times it

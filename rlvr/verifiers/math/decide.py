@@ -100,6 +100,10 @@ def decide(
         )
         details["parsed"] = canonical_text(found.answer)
         return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+    if (valued := option_with_value(norm.text)) is not None:
+        # `(D) 25`, `\textbf{(E)}\ 512` against a gold value: the option's value is what the reply states (the
+        # gold names no letter to check it against); `(C) 12 or (D) 13` is no option with a value
+        norm = normalize_answer(valued[1], units=config.strip_units)
     if "$" not in found.answer and false_equality(norm.text):  # `\\$ = ` is a currency, not an equality
         return Verdict.fail(Reason.WRONG, error="a false equality (`3 = 4`) answers nothing", **details)
     pred = parse_pred(norm.text)
