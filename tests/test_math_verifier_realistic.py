@@ -9,6 +9,7 @@ import pytest
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.atoms import minus_signs
 from rlvr.verifiers.math.markup import money_dollars, struck_out
+from rlvr.verifiers.math.phrases import _concluding_number
 
 
 @pytest.fixture(scope="module")
@@ -217,3 +218,21 @@ def test_a_formula_after_i_e_restates_the_answer(verifier: MathVerifier) -> None
     pred = "The Catalan number $C_3 = 5$ counts them.\n\nThe answer is 5 (i.e. $C_3 = \\frac{1}{4}\\binom{6}{3}$)."
     assert _verdict(verifier, pred, "5", "correct")["extracted"] == "5"
     assert _verdict(verifier, "The answer is 5 (i.e. 6).", "5", "wrong")["extracted"] != "5"  # two values
+
+
+# ---- a concluding sentence that evaluates one expression states the value after its `=`
+_STEPS = "We work it out step by step, as the problem asks.\n\n"
+
+
+def test_a_concluding_evaluation_states_its_right_side(verifier: MathVerifier) -> None:
+    pred = "cos(2π/3) = −1/2, and sin(2π/3) = √3/2.\n\nSo cos(2π/3) = −½."
+    assert _verdict(verifier, pred, "-\\frac{1}{2}", "correct")["method"] == "conclusion"
+    _verdict(verifier, pred, "3", "wrong")  # never a number inside the evaluated expression
+    assert _verdict(verifier, _STEPS + "So 12 - 5 = 7.", "7", "correct")["method"] == "conclusion"
+    _verdict(verifier, _STEPS + "So 12 - 5 = 7.", "5", "wrong")
+
+
+def test_a_concluding_sentence_with_alternatives_evaluates_nothing() -> None:
+    assert _concluding_number(". So, cos(2π/3) = -½.") == "-½"
+    assert _concluding_number(". So f(2) = 3 or f(2) = 4.") is None  # two values offered
+    assert _concluding_number(". So 3 + 4 = 7, 7 + 1 = 8.") is None  # a list of steps

@@ -266,6 +266,11 @@ _CONCLUSION_RE = re.compile(
 )
 
 
+# a concluding sentence that evaluates one expression: its only `=` and one value after it, plain or a vulgar
+# fraction (`So cos(2π/3) = −½`, `So 12 - 5 = 7`); two `=` are a list or alternatives (`x = 3 or x = 5`)
+_EVALUATED_RE = re.compile(r"^[^=]+=\s*(-?(?:\d*[\u00bc-\u00be\u2150-\u215e]|\d+(?:\.\d+)?(?:/\d+)?))\s*$")
+
+
 def _concluding_number(after: str) -> str | None:
     """The one number of a concluding sentence ("Therefore, there are 12 ...") after the last formula."""
     found = list(_CONCLUSION_RE.finditer(_BOILERPLATE_RE.sub(" ", after)))
@@ -278,6 +283,9 @@ def _concluding_number(after: str) -> str | None:
         whole = len(pairs) == 1 and all(pairs[0][0] <= m.start() < pairs[0][1] for m in kept)
         return sentence[pairs[0][0] : pairs[0][1]] if whole else None
     numbers = {m.group().strip().rstrip(",") for m in kept}  # "Hence n = 7 does not work." concludes nothing
+    evaluated = _EVALUATED_RE.search(sentence)
+    if evaluated is not None and len(numbers) != 1:  # `So cos(2π/3) = −½.`: `=` evaluates its left side
+        return evaluated.group(1)
     if len(numbers) != 1:
         return None
     spans = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(sentence)]
