@@ -178,3 +178,25 @@ def test_option_with_value_against_a_value(verifier: MathVerifier, pred: str, go
     details = _verdict(verifier, pred, gold, reason)
     if " or " not in pred:
         assert details["parsed"] in ("25", "512", "500", "13")  # the value, not the letter times it
+
+
+# ---- set operations taken exactly (set_ops.py): unions of finite sets, intervals without points
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{\{1,2\}\cup\{3\}}$", r"\{1,2,3\}", "correct"),
+        (r"$\boxed{\{1,2\}\cup\{2,3\}}$", r"\{1,2,3\}", "correct"),  # a shared element counts once
+        (r"$\boxed{\{1,2\}\cup\{4\}}$", r"\{1,2,3\}", "wrong"),
+        (r"$\boxed{(0,2)\setminus\{3\}}$", "(0,2)", "correct"),  # a point outside removes nothing
+        (r"$\boxed{(0,2)\setminus\{1\}}$", "(0,2)", "wrong"),
+        (r"$\boxed{(0,2)\setminus\{1\}}$", r"(0,1)\cup(1,2)", "correct"),
+        (r"$\boxed{[0,2]\setminus\{0\}}$", "(0,2]", "correct"),  # a removed closed end opens it
+        (r"$\boxed{[0,2]\setminus\{0\}}$", "[0,2]", "wrong"),
+        (r"$\boxed{\mathbb{R}\setminus\{1, 1\}}$", r"(-\infty,1)\cup(1,\infty)", "correct"),
+        (r"$\boxed{(0,1]\cup[1,2)}$", "(0,2)", "correct"),
+        (r"$\boxed{(0,1)\cup(1,2)}$", "(0,2)", "wrong"),
+    ],
+)
+def test_set_operations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    assert "\\cup" not in details["parsed"] and "\\setminus" not in details["parsed"]  # taken, not kept as written

@@ -108,7 +108,7 @@ def abs_outside(left: Node, right: Node, op: str) -> str | None:
     return f"(-\\infty, -({c}){lo} \\cup {hi}{c}, \\infty)"
 
 
-def _end(node: Node) -> Fraction | float | None:
+def end_value(node: Node) -> Fraction | float | None:
     """An interval end's exact value, `\\infty` as inf; None when it has none."""
     if node in (("const", "oo"), ("neg", ("const", "oo"))):
         return float("-inf") if node[0] == "neg" else float("inf")
@@ -123,7 +123,7 @@ def merged_intervals(parts: list[tuple[Node, Node, bool, bool]]) -> list[tuple[i
     """A union of intervals (lo, hi, lo_open, hi_open) with the ones that overlap or touch at a closed end merged:
     for each merged interval, (the part giving its lower end, the part giving its upper end), by lower end; None
     when nothing merges, an end has no exact value, or an interval is empty (the union then stays as written)."""
-    ends = [(_end(lo), _end(hi), lo_open, hi_open) for lo, hi, lo_open, hi_open in parts]
+    ends = [(end_value(lo), end_value(hi), lo_open, hi_open) for lo, hi, lo_open, hi_open in parts]
     if any(lo is None or hi is None or lo > hi or (lo == hi and (a or b)) for lo, hi, a, b in ends):
         return None
     order = sorted(range(len(parts)), key=lambda k: (ends[k][0], ends[k][2]))

@@ -20,14 +20,13 @@ from rlvr.verifiers.math.inequalities import (
     abs_outside,
     linear_between,
     linear_bound,
-    merged_intervals,
     quadratic_set,
-    set_difference,
 )
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, matrix_function, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
 from rlvr.verifiers.math.number_words import cjk_number, foreign_number, number_from_words
+from rlvr.verifiers.math.set_ops import interval_without, merged_union, set_minus
 from rlvr.verifiers.math.shapes import (
     Answer,
     AnswerParseError,
@@ -201,6 +200,11 @@ def scalar(s: str) -> Scalar:
         raise AnswerParseError("expression nested too deeply") from exc
 
 
+def _reals() -> Interval:
+    """The real line, (-oo, oo)."""
+    return Interval(scalar("-\\infty"), scalar("\\infty"), True, True)
+
+
 def _from_scalar(s: str) -> Answer:
     sc = scalar(s)
     if has_pm(sc.node):
@@ -225,7 +229,7 @@ def parse_answer(s: str) -> Answer:
         if worded is not None:  # "three", "one half", "forty-two", "one million" (not `-seven`)
             return scalar(worded)
         if key in ALL_REALS:
-            return Interval(scalar("-\\infty"), scalar("\\infty"), True, True)
+            return _reals()
         if key in NO_SOLUTION:
             return Seq([], ordered=False, left="\\{", right="\\}")
         return Text(key)
@@ -267,17 +271,14 @@ def _parse(s: str, depth: int) -> Answer:
     if s in ("\\emptyset", "\\{\\}"):
         return Seq([], ordered=False, left="\\{", right="\\}")
     if s == "\\R":
-        return Interval(scalar("-\\infty"), scalar("\\infty"), True, True)
+        return _reals()
     minus = split_top(s, ("\\setminus",))
     if len(minus) == 2 and minus[0].strip() == "\\R":
-        return _reals_without(_parse(minus[1], depth + 1))
-    if len(minus) == 2:  # `\\{2, 3, 4\\} \\setminus \\{4\\}`: two literal sets of numbers
+        return interval_without(_reals(), _parse(minus[1], depth + 1))
+    if len(minus) == 2:  # `\\{2, 3, 4\\} \\setminus \\{4\\}`, `(0, 2) \\setminus \\{1\\}` (set_ops.py)
         with contextlib.suppress(AnswerParseError):
-            a, b = _parse(minus[0], depth + 1), _parse(minus[1], depth + 1)
-            if isinstance(a, Seq) and isinstance(b, Seq) and a.left == b.left == "\\{":
-                remain = set_difference([i.node for i in a.items], [i.node for i in b.items])  # type: ignore[union-attr]
-                if remain is not None:
-                    return Seq([a.items[i] for i in remain], ordered=False, left="\\{", right="\\}")
+            if (rest := set_minus(_parse(minus[0], depth + 1), _parse(minus[1], depth + 1))) is not None:
+                return rest
     union = split_top(s, ("\\cup",))
     if len(union) > 1:
         joined = [_parse(p, depth + 1) for p in union]
@@ -285,7 +286,7 @@ def _parse(s: str, depth: int) -> Answer:
         kept = [a for a in joined if not (isinstance(a, Seq) and not a.items and a.left == "\\{")]
         if len(kept) <= 1:
             return (kept or joined)[0]
-        return _merged_union(kept)
+        return merged_union(kept)
     approx = split_top(s, ("\\approx",))
     if len(approx) > 1:  # `x = 1/3 \approx 0.33` is 1/3; `x \approx 11` is 11
         if _false_approximation(approx):
@@ -366,26 +367,6 @@ def _flatten(items: list[Answer]) -> list[Answer]:
     return out
 
 
-def _reals_without(points: Answer) -> Answer:
-    """`\\R \\setminus \\{a, b\\}` as the union of open intervals between the (exact, real) points."""
-    items = points.items if isinstance(points, Seq) and not points.ordered else [points]
-    values = []
-    for item in items:
-        if not isinstance(item, Scalar):
-            raise AnswerParseError("only points can be removed from the real line")
-        try:
-            value = ev.exact_value(item.node, {})
-        except (ev.NotExact, ev.TooBig, ArithmeticError) as exc:
-            raise AnswerParseError("removed points must be exact real numbers") from exc
-        if value[1]:
-            raise AnswerParseError("removed points must be real")
-        values.append((value[0], item))
-    values.sort(key=lambda v: v[0])
-    inf = scalar("\\infty")
-    bounds = [Scalar(("neg", inf.node), "-\\infty"), *(v[1] for v in values), inf]
-    return Union([Interval(lo, hi, True, True) for lo, hi in itertools.pairwise(bounds)])
-
-
 def _denial_link(rhs: Answer) -> Answer:
     """The last side of an equation with its denial links between constants checked: `x = 5 \\ne 6` is `x = 5`
     (a true denial adds nothing); `x = 5 \\ne 5` states nothing. A denial alone (`3 \\ne 5`) answers nothing."""
@@ -398,26 +379,6 @@ def _denial_link(rhs: Answer) -> Answer:
     if all(constants_differ(a.node, b.node) for a, b in itertools.pairwise(rhs.parts)):
         return rhs.parts[0]
     raise AnswerParseError("a denial not proved true (`x = 5 \\ne 5`) states nothing")
-
-
-def _merged_union(parts: list[Answer]) -> Answer:
-    """A union of intervals with overlapping or touching ones merged (`[1, 2] \\cup [2, 3]` is `[1, 3]`)."""
-    spans = []
-    for part in parts:
-        if isinstance(part, Interval):
-            spans.append((part.lo, part.hi, part.lo_open, part.hi_open))
-        elif isinstance(part, Seq) and len(part.items) == 2 and part.left in "([" and part.right in ")]":
-            lo, hi = part.items
-            if not (part.left and isinstance(lo, Scalar) and isinstance(hi, Scalar)):
-                return Union(parts)
-            spans.append((lo, hi, part.left == "(", part.right == ")"))
-        else:
-            return Union(parts)
-    runs = merged_intervals([(lo.node, hi.node, a, b) for lo, hi, a, b in spans])
-    if runs is None:
-        return Union(parts)
-    out = [Interval(spans[i][0], spans[j][1], spans[i][2], spans[j][3]) for i, j in runs]
-    return out[0] if len(out) == 1 else Union(list(out))
 
 
 def _relation(s: str, depth: int) -> Answer | None:
@@ -448,7 +409,7 @@ def _relation(s: str, depth: int) -> Answer | None:
     inf = scalar("\\infty")
     ninf = Scalar(("neg", inf.node), "-\\infty")
     if ops == ["ne"] and len(syms) == 1 and not free_symbols(scalars[1 - syms[0]].node):  # `x \ne 0`
-        return _reals_without(scalars[1 - syms[0]])
+        return interval_without(_reals(), scalars[1 - syms[0]])
     if len(ops) == 2 and not syms:
         band = abs_band([sc.node for sc in scalars], ops)
         if band is not None:  # `1 \le |z| \le 3/2` -> `[-3/2, -1] \cup [1, 3/2]`

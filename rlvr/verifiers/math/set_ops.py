@@ -1,0 +1,116 @@
+"""Set operations between literal sets, intervals and points, taken exactly so the result compares as one set:
+
+- a union of intervals merges the ones that overlap or touch at a closed end (`(0, 1] \\cup [1, 2)` is (0, 2));
+- a union of finite sets of numbers is one set (`\\{1, 2\\} \\cup \\{3\\}` is {1, 2, 3}), each value once;
+- a difference of finite sets of numbers keeps the left's elements not on the right (`\\{2, 3, 4\\} \\setminus
+  \\{4\\}` is {2, 3});
+- an interval (`\\R` among them) without points is the pieces between the points that lie in it
+  (`(0, 2) \\setminus \\{1\\}` is (0, 1) ∪ (1, 2); `(0, 2) \\setminus \\{3\\}` is (0, 2); `[0, 2] \\setminus
+  \\{0\\}` is (0, 2]).
+
+Only exact real values are compared (an element or point without one leaves the expression as written, or, for
+points removed from `\\R`, unparsable), so no rounding can make two different sets equal.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rlvr.verifiers.math import evaluate as ev
+from rlvr.verifiers.math.inequalities import end_value, merged_intervals, set_difference
+from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Interval, Scalar, Seq, Union
+
+
+def as_interval(part: Answer) -> Interval | None:
+    """An interval, or a pair in brackets that reads as one (`(0, 2)`, `[1, 3)`), or None."""
+    if isinstance(part, Interval):
+        return part
+    if (
+        isinstance(part, Seq)
+        and len(part.items) == 2
+        and part.left in ("(", "[")
+        and part.right in (")", "]")
+    ):
+        lo, hi = part.items
+        if isinstance(lo, Scalar) and isinstance(hi, Scalar):
+            return Interval(lo, hi, part.left == "(", part.right == ")")
+    return None
+
+
+def _finite_set(part: Answer) -> list[Scalar] | None:
+    """The elements of a literal set of scalars (`\\{1, 2\\}`), or None."""
+    if isinstance(part, Seq) and part.left == "\\{" and all(isinstance(i, Scalar) for i in part.items):
+        return list(part.items)  # type: ignore[arg-type]
+    return None
+
+
+def _points(part: Answer) -> list[tuple[Fraction, Scalar]]:
+    """Exact real points, sorted and each once (`\\{1, 2\\}` or a lone `1`); raises when one has no such value."""
+    items = part.items if isinstance(part, Seq) and not part.ordered else [part]
+    points: dict[Fraction, Scalar] = {}
+    for item in items:
+        if not isinstance(item, Scalar):
+            raise AnswerParseError("only points can be removed from an interval")
+        try:
+            value = ev.exact_value(item.node, {})
+        except (ev.NotExact, ev.TooBig, ArithmeticError) as exc:
+            raise AnswerParseError("removed points must be exact real numbers") from exc
+        if value[1]:
+            raise AnswerParseError("removed points must be real")
+        points.setdefault(value[0], item)
+    return sorted(points.items(), key=lambda p: p[0])
+
+
+def interval_without(interval: Interval, removed: Answer) -> Answer:
+    """`interval` with exact real points removed: the pieces between the points inside it (see the docstring)."""
+    lo, hi = end_value(interval.lo.node), end_value(interval.hi.node)
+    if lo is None or hi is None:
+        raise AnswerParseError("an interval end has no exact value")
+    points = _points(removed)
+    lo_open = interval.lo_open or any(v == lo for v, _ in points)  # `[0, 2] \setminus \{0\}` is (0, 2]
+    hi_open = interval.hi_open or any(v == hi for v, _ in points)
+    inside = [p for v, p in points if lo < v < hi]
+    bounds = [interval.lo, *inside, interval.hi]
+    last = len(inside)
+    parts: list[Answer] = [
+        Interval(bounds[k], bounds[k + 1], lo_open if k == 0 else True, hi_open if k == last else True)
+        for k in range(last + 1)
+    ]
+    return parts[0] if len(parts) == 1 else Union(parts)
+
+
+def set_minus(left: Answer, right: Answer) -> Answer | None:
+    """`left \\setminus right` for literal sets of numbers or an interval without points; None for other sets."""
+    elements = _finite_set(left)
+    if elements is not None and (removed := _finite_set(right)) is not None:
+        remain = set_difference([i.node for i in elements], [i.node for i in removed])
+        return (
+            None
+            if remain is None
+            else Seq([elements[i] for i in remain], ordered=False, left="\\{", right="\\}")
+        )
+    interval = as_interval(left)
+    return None if interval is None else interval_without(interval, right)
+
+
+def merged_union(parts: list[Answer]) -> Answer:
+    """A union of intervals with overlapping or touching ones merged (`[1, 2] \\cup [2, 3]` is `[1, 3]`), or of
+    finite sets of numbers as one set; any other union stays as written."""
+    sets = [_finite_set(p) for p in parts]
+    if all(s is not None for s in sets):
+        distinct: dict[tuple[Fraction, Fraction], Scalar] = {}
+        try:
+            for item in (i for s in sets for i in s or []):
+                distinct.setdefault(ev.exact_value(item.node), item)
+        except (ev.NotExact, ev.TooBig, ArithmeticError, ValueError):
+            return Union(parts)
+        return Seq(list(distinct.values()), ordered=False, left="\\{", right="\\}")
+    spans = [as_interval(p) for p in parts]
+    if any(s is None for s in spans):
+        return Union(parts)
+    ends = [(s.lo, s.hi, s.lo_open, s.hi_open) for s in spans if s is not None]
+    runs = merged_intervals([(lo.node, hi.node, a, b) for lo, hi, a, b in ends])
+    if runs is None:
+        return Union(parts)
+    out = [Interval(ends[i][0], ends[j][1], ends[i][2], ends[j][3]) for i, j in runs]
+    return out[0] if len(out) == 1 else Union(list(out))
