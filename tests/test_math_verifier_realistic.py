@@ -236,3 +236,9 @@ def test_a_concluding_sentence_with_alternatives_evaluates_nothing() -> None:
     assert _concluding_number(". So, cos(2π/3) = -½.") == "-½"
     assert _concluding_number(". So f(2) = 3 or f(2) = 4.") is None  # two values offered
     assert _concluding_number(". So 3 + 4 = 7, 7 + 1 = 8.") is None  # a list of steps
+
+
+@pytest.mark.parametrize("pred", ["所以答案是七。", "最终答案：7", "计算得 $3 + 4 = 7$。\n**答案：** 7"])
+def test_a_cjk_answer_phrase_after_other_letters(verifier: MathVerifier, pred: str) -> None:
+    # Chinese and Japanese write no spaces: `答案` is an answer phrase right after `所以` or `最终`
+    assert _verdict(verifier, pred, "7", "correct")["method"] == "final_answer"

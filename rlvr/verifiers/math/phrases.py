@@ -24,7 +24,9 @@ from rlvr.verifiers.math.commitment import (
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
     ANSWER_LABELS,
+    ANSWER_LABELS_GLUED,
     ANSWER_SENTENCES,
+    ANSWER_SENTENCES_GLUED,
     CONCLUSION_OPENERS,
     CONCLUSION_OPENERS_GLUED,
     CONCLUSION_OPENERS_OTHER,
@@ -38,14 +40,16 @@ from rlvr.verifiers.math.vocab import (
 
 # an answer phrase: English, a sentence of another language (`vocab.ANSWER_SENTENCES`), or a label of any
 # language followed by a colon, full-width too (`vocab.ANSWER_LABELS`: `Ответ: 10`, `**答：** 7`); a label is a
-# word of its own, not the end of another (`回答：` is a reply, not an answer line)
+# word of its own, not the end of another (`回答：` is a reply, not an answer line), except the few of scripts
+# written without spaces (`vocab.ANSWER_LABELS_GLUED`: `最终答案：7`, `所以答案是七`)
+_OTHER_SENTENCES = r"(?<![^\W\d_])(?:" + "|".join(ANSWER_SENTENCES) + r")|" + "|".join(ANSWER_SENTENCES_GLUED)
+_OTHER_LABELS = (
+    r"(?:(?<![^\W\d_])(?:" + "|".join(ANSWER_LABELS) + r")|" + "|".join(ANSWER_LABELS_GLUED) + r")"
+    r"(?![^\W\d_])[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a](?:[ \t]*(?:\*\*|__))?"
+)
 _PHRASE_RE = re.compile(
     r"(?:final[\s_]+answer[\"']?\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:"
-    r"|(?<![^\W\d_])(?:" + "|".join(ANSWER_SENTENCES) + r")"
-    r"|(?<![^\W\d_])(?:"
-    + "|".join(ANSWER_LABELS)
-    + r")(?![^\W\d_])[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a](?:[ \t]*(?:\*\*|__))?"
-    r")\s*[:\uff1a]?\s*",
+    rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS})\s*[:\uff1a]?\s*",
     re.IGNORECASE,
 )
 

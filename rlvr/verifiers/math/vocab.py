@@ -486,17 +486,21 @@ DENIAL_CUES = (
 #: `answer is` / `answer:` form of `phrases._PHRASE_RE` itself.
 ANSWER_SENTENCES = (
     r"die\s+antwort\s+ist", r"la\s+r[ée]ponse\s+est", r"la\s+respuesta\s+es", r"a\s+resposta\s+[ée]",
-    r"la\s+risposta\s+[èe]", "答案是", "答案为", "答案為",
+    r"la\s+risposta\s+[èe]",
 )  # fmt: skip
 #: Labels that open an answer line when a colon (`:` or the full-width `：`) follows them (`Ответ: 10 км/ч`,
 #: `答：这个数是 7`, `Réponse : 30`, `**Đáp số:** 4`): a closed list, one word (or two) per language.
 ANSWER_LABELS = (
-    "答案", "答え", "答", "정답", "답",  # Chinese, Japanese, Korean
+    "答", "답",  # Chinese, Japanese, Korean (`回答` is a reply, `解答` and `해답` a solution: not answer lines)
     "ответ", "відповідь",  # Russian, Ukrainian
     r"r[ée]ponse(?:\s+finale)?", r"respuesta(?:\s+final)?", r"resposta(?:\s+final)?", r"risposta(?:\s+finale)?",
     "antwort", "antwoord", "cevap", "yan[ıi]t", r"đáp\s+số", r"đáp\s+án", "odpowied[źz]", "odpověď",
     "jawaban", "jawapan", "svar", "απάντηση", "उत्तर", "الجواب", "الإجابة", "תשובה", "پاسخ", "คำตอบ",
 )  # fmt: skip
+#: The same in scripts written without spaces, read even right after other letters (`所以答案是七`, `最终答案：7`):
+#: sentences, then labels.
+ANSWER_SENTENCES_GLUED = ("答案是", "答案为", "答案為")
+ANSWER_LABELS_GLUED = ("答案", "答え", "정답")
 #: Words of other languages that qualify a number before them in an answer line (`Ответ: около 10`, `答：约 10`):
 #: about, at least, at most, more or fewer than, not (the English ones are `QUALIFIERS_BEFORE`).
 FOREIGN_QUALIFIERS = (
