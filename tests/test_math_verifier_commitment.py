@@ -52,6 +52,30 @@ UNASSERTED = [
     (r"So the answer is $\boxed{7}$. (wrong)", "withdrawn"),
     (r"So the answer is $\boxed{7}$. Hmm, that can't be right.", "withdrawn"),
     (r"So the answer is $\boxed{7}$. But this violates the constraint, so it's invalid.", "withdrawn"),
+    # the same shapes in other words: a retraction verb on it, an admission of error, doubt, a judgement of it
+    (r"So the answer is $\boxed{7}$. Disregard that.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. Sorry, my bad.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. I might be wrong.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. The above is wrong.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. That doesn't seem right.", "withdrawn"),
+    (r"So the answer is $\boxed{7}$. Let me reconsider.", "withdrawn"),  # announced and never made
+    (r"So the answer is $\boxed{7}$, just kidding.", "withdrawn"),  # in the value's own sentence
+    (r"The answer is $\boxed{7}$, which is wrong.", "withdrawn"),
+    (
+        r"So the answer is $\boxed{7}$. Nope, it is 8 or 9.",
+        "withdrawn",
+    ),  # withdrawn, and no one value instead
+    (r"Hypothetically, the answer is $\boxed{7}$.", "supposed"),
+    (r"Were the answer $\boxed{7}$, the sum would be even.", "supposed"),
+    (r"Plug in $x = 7$.", "supposed"),
+    (r"I doubt that the answer is $\boxed{7}$.", "denied"),
+    (r"There is no way the answer is $\boxed{7}$.", "denied"),
+    (r"Students often answer $\boxed{7}$.", "rejected"),
+    (r"$\boxed{7}$ is a trap.", "rejected"),
+    (r"$\boxed{7}$ would be the answer if we counted rotations.", "rejected"),
+    (r"The answer is likely 7.", "hedged"),
+    (r"The answer is in the ballpark of 7.", "approximate"),
+    (r"$\boxed{7}$ (give or take)", "approximate"),
 ]
 
 
@@ -86,6 +110,17 @@ ASSERTED = [
     (r"So the answer is $\boxed{7}$. This is not a coincidence.", "7"),
     (r"Hmm, is it maybe $\boxed{20}$? No: $4 \cdot 3 \cdot 2$ is 24. Yes, the answer is 24.", "24"),
     ("The area is approximately 3.14.", "3.14"),  # a decimal is an approximation by nature
+    (r"It is not hard to see that the answer is $\boxed{7}$.", "7"),  # the negation is of `hard`
+    (r"The answer cannot be 8, so it is $\boxed{7}$.", "7"),
+    (r"Let me compute: $3 + 4 = \boxed{7}$.", "7"),
+    (r"Assuming the coins are fair, the count is $\boxed{7}$.", "7"),
+    (r"$\boxed{7}$ apples, not counting the 2 rotten ones.", "7"),
+    (r"The answer is $\boxed{7}$, which is not divisible by 2.", "7"),
+    (r"$\boxed{7}$. No other value works.", "7"),
+    (r"So the answer is $\boxed{7}$. That's right.", "7"),
+    (r"So the answer is $\boxed{7}$. Let me double-check. $3 + 4 = 7$. Yes.", "7"),
+    (r"So the answer is $\boxed{7}$. Just kidding, it is 8.", "8"),  # a withdrawal that revises to one value
+    (r"So the answer is $\boxed{7}$. Scratch that: the answer is $\frac{1}{2}$.", "1/2"),
 ]
 
 

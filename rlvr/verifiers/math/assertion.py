@@ -47,28 +47,56 @@ _SUPPOSITION_RE = re.compile(
     r"(?:if|suppose|supposing|assume|assuming|whether|unless|provided|could|might|maybe|perhaps|possibly"
     r"|what\s+if|in\s+case|say|guess|(?:i|we)(?:'d|\s+would|\s+will)?\s+(?:guess|assume|suppose)|my\s+guess"
     r"|let(?:'s|\s+us)?\s+(?:assume|suppose|say|guess|pretend|try)|let(?!'s|\s+(?:me|us)\b)"
-    r"|is\s+(?:it|the\s+answer|this)|can\s+it\s+be|would\s+it\s+be)\b",
+    r"|is\s+(?:it|the\s+answer|this)|can\s+it\s+be|would\s+it\s+be|try|test|plug\s+in|substitute|consider"
+    r"|pretend|imagine|one\s+(?:might|may|could|would)\s+(?:think|guess|say|expect)"
+    r"|(?:were|had)\s+(?:the|it|we|there|x|n))\b",
     re.IGNORECASE,
 )
+# a sentence adverb that makes the whole sentence a supposition, up to a turn (`Hypothetically, the answer is 7`)
+_HYPOTHETICAL_RE = re.compile(
+    r"(?:hypothetically|theoretically|in\s+theory|for\s+the\s+sake\s+of\s+(?:argument|contradiction)"
+    r"|(?:just\s+)?as\s+a\s+(?:guess|placeholder|hypothesis))\b",
+    re.IGNORECASE,
+)
+_TURN_RE = re.compile(r"\b(?:but|however|actually|in\s+fact|so|therefore|thus|hence)\b", re.IGNORECASE)
 # what ends the supposition and opens its consequent: a comma, `then`, a colon, `we get`, `this gives`
 _CONSEQUENT_RE = re.compile(
     r"[,;:]|\bthen\b|\b(?:we|you|i)\s+(?:get|have|obtain|find|see)\b|\b(?:this|that|it)\s+(?:gives|yields)\b",
     re.IGNORECASE,
 )
 # a negation over the clause that states the value: `It is false that`, `cannot conclude that`, `cannot have`
+# (the negation must govern the clause: `It is not hard to see that` negates `hard`, not what follows)
 _NEGATED_FRAME_RE = re.compile(
-    r"\b(?:not|never|nobody|no\s+one|false|untrue|cannot|can\s+not)\b[^,;:]*?\b(?:that|answer|have|conclude|claim|say)\b"
-    r"|n't\b[^,;:]*?\b(?:that|answer|have|conclude|claim|say)\b",
+    r"(?:\bnot|n't)\s+(?:\w+\s+){0,2}?(?:the\s+case|true|so|correct|right|known|proven|shown|possible|certain"
+    r"|likely|valid|guaranteed)\s+(?:that|to\s+be)\b"
+    r"|(?:\b(?:cannot|never|not)|n't)\s+(?:\w+\s+)?(?:conclude|say|claim|have|answer|think|believe|accept|assume"
+    r"|prove|show|know|write|put|give)\b"
+    r"|\b(?:nobody|no\s+one|none\s+of\s+us)\b[^,;:]*?\b(?:answer|say|claim|think|conclude|write|give)"
+    r"|\b(?:false|untrue|unlikely|doubtful|wrong|incorrect|a\s+mistake|an\s+error)\s+(?:to\s+(?:say|claim|think|answer)"
+    r"\s+)?that\b|\bi\s+doubt\b|\bno\s+way\b|\bavoid\s+(?:answering|saying|writing)\b",
     re.IGNORECASE,
 )
 # a judgement of the value in its own clause: before it (`The wrong answer 7`) ...
-_JUDGED_BEFORE_RE = re.compile(r"\b(?:wrong|incorrect|naive|erroneous|mistaken|bogus)\b", re.IGNORECASE)
+_JUDGED_BEFORE_RE = re.compile(
+    r"\b(?:wrong|incorrect|naive|erroneous|mistaken|bogus|guess|trap|distractor|pitfall|misconception)\b"
+    # someone else's answer: `Students often answer 7`, `Many people say 7`
+    r"|\b(?:students|people|many|most|some|others|beginners|novices)\s+(?:\w+\s+)?(?:answer|say|think|guess|write"
+    r"|claim|get|pick|choose)\b",
+    re.IGNORECASE,
+)
 # ... or after it, as its predicate (`7 is ruled out`, `7 fails`, `7 does not work`, `7 is not the answer`)
 _JUDGED_AFTER_RE = re.compile(
     r"^[\s$})\]]*(?:(?:is|was|are|were|does|did|do|would|should|could|can|will|must|has|have|seems?)\s*)?"
     r"(?:not|n't|never|cannot)\b"  # a negated predicate, not a negation inside a noun (`7 integers not ...`)
     r"|^[^,;:(]*?\b(?:wrong|incorrect|invalid|impossible|false|ruled\s+out|excluded|rejected|fail(?:s|ed)?"
-    r"|too\s+(?:large|small|big|high|low|many|few|much)|naive|contradict\w*|violat\w*|extraneous|mistaken)\b",
+    r"|too\s+(?:large|small|big|high|low|many|few|much)|naive|contradict\w*|violat\w*|extraneous|mistaken"
+    r"|trap|distractor|decoy|red\s+herring|(?:first|initial|naive|wild|rough)\s+guess|tempting)\b"
+    r"|^[\s$})\]]*(?:would\b|if\b|unless\b|provided\b|assuming\b)",  # `7 would be the answer if`, `7 if ...`
+    re.IGNORECASE,
+)
+# a hedge right before it: `The answer is likely 7`
+_HEDGED_BEFORE_RE = re.compile(
+    r"\b(?:likely|probably|possibly|perhaps|maybe|presumably|apparently|seemingly|supposedly)\s*\W{0,3}$",
     re.IGNORECASE,
 )
 # a second value offered beside it: `(8 if inclusive)`, `; alt: 8`, `[alt. 8]`, `(possibly even)`, `, or perhaps`
@@ -81,29 +109,74 @@ _HEDGED_AFTER_RE = re.compile(
 # an approximation around it: `close to 7`, `on the order of 7`, `7 asymptotically`
 _APPROX_BEFORE_RE = re.compile(
     r"\b(?:close\s+to|on\s+the\s+order\s+of|of\s+the\s+order\s+of|in\s+the\s+vicinity\s+of|around|about"
-    r"|approximately|roughly|nearly|almost|circa|near)\s*\W{0,3}$|(?:(?<!~)~|\\sim|\\approx|\u2248)\s*\$?\s*$",
+    r"|approximately|roughly|nearly|almost|circa|near|the\s+ballpark\s+of|more\s+or\s+less|tends\s+to"
+    r"|approaches)\s*\W{0,3}$|(?:(?<!~)~|\\sim|\\approx|\u2248)\s*\$?\s*$",
     re.IGNORECASE,
 )
 _APPROX_AFTER_RE = re.compile(
-    r"^[\s$}]*(?:asymptotically|approximately|roughly|or\s+so|or\s+thereabouts|-?ish)\b", re.IGNORECASE
+    r"^[\s$}]*[(,]?\s*(?:asymptotically|approximately|roughly|or\s+so|or\s+thereabouts|-?ish|give\s+or\s+take"
+    r"|more\s+or\s+less|in\s+the\s+limit)\b",
+    re.IGNORECASE,
 )
 _ASKED_AFTER_RE = re.compile(r"^[\s$}]*\(\s*\?\s*\)")
 
-# --- a later sentence with no value that withdraws the statement before it (closed classes)
-_LEAD = r"^(?:(?:hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um)\W+)*"
+# --- a later sentence with no value that withdraws the statement before it. Its head, after interjections and
+# sentence adverbs, is one of five closed shapes: a negative interjection standing alone (`Nope.`, `Just kidding.`);
+# a judgement of what was said (`That's wrong`, `The above is incorrect`, `This contradicts ...`); a retraction verb
+# on it (`Scratch that.`, `I take that back.`); an admission of error (`I messed up somewhere.`, `My bad.`); or doubt
+# (`I'm not sure.`, `I might be wrong.`), which leaves a hedge.
+_LEAD = (
+    r"^[\s\-\u2013\u2014(\[*_]*(?:(?:hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um|erm|sorry|haha|lol|no|nope"
+    r"|obviously|clearly|again|yeah)\b[\s,.!\-\u2013\u2014]*)*"
+)
+_ALONE = (
+    r"no|nope|nah|not|wrong(?:\s+answer)?|incorrect|invalid|false|oops|whoops|jk|(?:just\s+)?(?:kidding|joking)"
+    r"|psych|never\s*mind|retracted|not\s+(?:really|quite|so)|april\s+fools|no\s+wait"
+    r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?"
+)
+_ABOUT = (  # what a judgement is about: the statement before it
+    r"(?:this|that|it|which|the\s+above|(?:the|my|this|that)\s+(?:answer|result|value|solution|computation"
+    r"|calculation)(?:\s+above)?)"
+)
+_BAD = (
+    r"not\s+(?:quite\s+)?(?:right|correct|valid|possible|it|true|allowed|the\s+answer)|wrong|incorrect|invalid"
+    r"|impossible|false|off|bogus|nonsense|absurd"
+)
+_JUDGED = (
+    _ABOUT
+    + r"\s*(?:(?:'s|\s+is|\s+was|\s+seems?|\s+looks?|\s+would\s+be|\s+must\s+be)(?:\s+(?:obviously|clearly"
+    r"|definitely|probably|certainly|still|also|just|all))?\s+(?:" + _BAD + r")"
+    r"|\s+(?:can't|cannot|can\s+not|couldn't)\s+be\s+(?:right|correct|true|it)|\s+(?:contradicts|violates|fails)"
+    r"|\s+(?:does\s+not|doesn't)\s+(?:work|satisfy|hold|seem\s+right|look\s+right))\b"
+)
+_RETRACTED = (
+    r"(?:(?:i|we)\s+)?(?:scratch|ignore|disregard|forget|strike|cancel|delete|undo|retract|withdraw|discard)"
+    r"(?:\s+(?:that|this|it|the\s+above|everything(?:\s+above)?|all\s+(?:that|of\s+that)|my\s+answer|the\s+answer"
+    r"|the\s+last\s+(?:line|step|part)))?|(?:i|we)\s+take\s+(?:that|it|this|it\s+all)\s+back"
+)
+_ADMITTED = (
+    r"(?:(?:i|we)\s+(?:messed\s+up|screwed\s+up|goofed|erred|miscalculated|miscounted|was\s+wrong|were\s+wrong"
+    r"|made\s+an?\s+(?:mistake|error))|my\s+(?:mistake|bad|error))(?:\s+\w+){0,2}"
+)
+_DOUBTED = (
+    r"(?:(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|confident)|not\s+sure|i\s+doubt\s+(?:it|that|this)"
+    r"|(?:i|this|that|it)\s+(?:might|may|could)\s+be\s+wrong)(?:\s+\w+){0,4}"
+)
 _WITHDRAWAL_RE = re.compile(
-    _LEAD + r"(?:no|nope|nah|oops|wrong|incorrect|invalid|false|not\s+really|not\s+quite|(?:just\s+)?kidding"
-    r"|scratch\s+(?:that|this)|never\s*mind|ignore\s+(?:that|this|it|the\s+above|everything(?:\s+above)?)"
-    r"|(?:i|we)\s+take\s+(?:that|it|this)\s+back|(?:i|we)\s+(?:messed\s+up|made\s+an?\s+(?:mistake|error))"
-    r"(?:\s+\w+){0,2}|(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:not\s+it|wrong|incorrect|invalid|false))\W*$",
+    _LEAD + r"(?:" + "|".join((_ALONE, _RETRACTED, _ADMITTED, _DOUBTED)) + r")[\s.!?)\]*_]*$", re.IGNORECASE
+)
+_JUDGEMENT_RE = re.compile(_LEAD + _JUDGED, re.IGNORECASE)
+# a revision announced and never made (`Let me reconsider.` as the reply's last words) leaves nothing committed
+_ANNOUNCED_RE = re.compile(
+    _LEAD
+    + r"let(?:\s+me|'s|\s+us)\s+(?:reconsider|redo|recompute|rethink|start\s+over|re-?check|double[-\s]?check"
+    r"|re-?examine|re-?evaluate|try\s+again)(?:\s+\w+){0,3}\s*[.!]+[\s)]*$",  # a whole sentence, not one cut off
     re.IGNORECASE,
 )
-_JUDGEMENT_RE = re.compile(
-    _LEAD + r"(?:this|that|it|which)\s+(?:(?:'s|is|was|would\s+be)\s+(?:not\s+(?:right|correct|valid|possible"
-    r"|it|true|allowed)|wrong|incorrect|invalid|impossible|false)|(?:can't|cannot|can\s+not|couldn't)\s+be"
-    r"\s+(?:right|correct|true|it)|contradicts|violates|fails|(?:does\s+not|doesn't)\s+(?:work|satisfy|hold))\b",
-    re.IGNORECASE,
-)
+
+
+# where a clause after the value begins within its sentence
+_CLAUSE_CUT_RE = re.compile(r"[,;(\[]|\s[-\u2013\u2014]+\s|--")
 
 
 def _final_value(text: str) -> tuple[int, int, bool] | None:
@@ -149,21 +222,50 @@ def negated_frame(lead: str) -> bool:
 
 def withdraws(sentence: str) -> bool:
     """Whether a sentence with no value withdraws the statement before it (`Scratch that.`, `Nope.`)."""
-    sentence = sentence.strip().strip("()[]*_ ")
+    sentence = sentence.strip()
     return bool(_WITHDRAWAL_RE.match(sentence) or _JUDGEMENT_RE.match(sentence))
 
 
+_WITHDRAWN_THEN_RE = re.compile(r"[\s$.)\]]*([^,;:.!?\n]+)[,;:]\s*([^.!?\n]*)")
+_ALTERNATIVE_RE = re.compile(r"\bor\b|\?|/|\b(?:maybe|perhaps|possibly|probably)\b", re.IGNORECASE)
+_PLAIN_NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\d)")
+
+
+def revised_after_withdrawal(after: str) -> str | None:
+    """The value (the last number or formula, with no alternative beside it) stated in the sentence after an
+    answer that opens with a withdrawal and goes on (`\\boxed{7}. Just kidding, it is 8.`, `Nope, it is 8.`): the revised answer, or None."""
+    m = _WITHDRAWN_THEN_RE.match(after[:_REACH])
+    if m is None or not withdraws(m.group(1)):
+        return None
+    rest = m.group(2)
+    if _ALTERNATIVE_RE.search(rest):
+        return None  # `Nope, it is 8 or 9.`: no one value instead
+    spans = re.findall(r"\$([^$]+)\$", rest)
+    if spans:  # `Scratch that: the answer is $\frac{1}{2}$.`: a formula is one value
+        return spans[-1].strip()
+    numbers = _PLAIN_NUMBER_RE.findall(rest)  # `No: 4*3*2 is 24.`: what the correction arrives at
+    return numbers[-1] if numbers else None
+
+
 def _withdrawn_after(text: str, pos: int) -> bool:
-    """Whether a sentence with no value after `pos` withdraws what was stated (stops at the first value)."""
+    """Whether a sentence with no value after `pos` withdraws what was stated (stops at the first value), or
+    the reply ends on a revision it announced (`Let me reconsider.`)."""
+    announced = False
     for m in re.finditer(r"[^.!?\n]+[.!?]*", text[pos:]):
-        sentence = m.group().strip().strip("()[]*_ ")
+        sentence = m.group().strip()
         if not sentence:
             continue
         if _VALUE_RE.search(sentence):
-            return False  # a new statement: what follows it judges that one
+            # a new statement: what follows it judges that one; but one opened by a withdrawal must revise to
+            # one number (`Nope, it is 8.`), else it withdrew the answer and offered none (`Nope, 8 or 9.`)
+            opening = _WITHDRAWN_THEN_RE.match(sentence)
+            return bool(
+                opening and withdraws(opening.group(1)) and revised_after_withdrawal(sentence) is None
+            )
         if withdraws(sentence):
             return True
-    return False
+        announced = announced or bool(_ANNOUNCED_RE.match(sentence))
+    return announced
 
 
 def unasserted(text: str) -> str | None:
@@ -174,8 +276,10 @@ def unasserted(text: str) -> str | None:
         return None
     start, end, sole = found
     pre, post, stop = _sentence_around(text, start, end)
-    if _withdrawn_after(text, end + len(post)):
-        return "withdrawn"
+    if _withdrawn_after(text, end + len(post)) or any(
+        withdraws(c) for c in _CLAUSE_CUT_RE.split(post)[1:] if not _VALUE_RE.search(c)
+    ):
+        return "withdrawn"  # `\\boxed{7}. Just kidding.`, `\\boxed{7}, which is wrong.`, `\\boxed{7} (just kidding)`
     if sole and _HEDGED_AFTER_RE.match(text[end : end + _REACH]):
         return "hedged"  # (read past the sentence's end: `[alt. 8]`)
     if not sole or _VALUE_RE.search(text, end + len(post) + len(stop)):
@@ -187,11 +291,16 @@ def unasserted(text: str) -> str | None:
     opener = _SUPPOSITION_RE.match(pre)
     if opener is not None and not _CONSEQUENT_RE.search(pre, opener.end()):
         return "supposed"
+    adverb = _HYPOTHETICAL_RE.match(pre)
+    if adverb is not None and not _TURN_RE.search(pre, adverb.end()):
+        return "supposed"
     if negated_frame(pre):
         return "denied"
     clause = re.split(r"[,;:]|\b(?:so|thus|hence|therefore|but)\b", pre, flags=re.IGNORECASE)[-1]
     if _JUDGED_BEFORE_RE.search(clause) or _JUDGED_AFTER_RE.match(post):
         return "rejected"
+    if _HEDGED_BEFORE_RE.search(pre):
+        return "hedged"
     value = text[start:end]
     if (_APPROX_BEFORE_RE.search(pre) or _APPROX_AFTER_RE.match(post)) and not re.search(r"\d\.\d", value):
         return "approximate"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.assertion import revised_after_withdrawal
 from rlvr.verifiers.math.atoms import _PLAIN_NUMBER_RE, Extraction
 from rlvr.verifiers.math.boxes import (
     _unbox,
@@ -43,7 +44,11 @@ def _after_last_box(text: str) -> Extraction | None:
     screened = screen(rest, box)
     later = None
     if _PLAIN_NUMBER_RE.match(box) and not _SIGNED_OFF_RE.match(rest.lstrip(" .$\\])")):
-        later = _concluding_number(screened.text) or _revised_value(screened.text)
+        later = (
+            _concluding_number(screened.text)
+            or _revised_value(screened.text)
+            or revised_after_withdrawal(rest)  # `\\boxed{7}. Just kidding, it is 8.`
+        )
         if later is not None and same_value(later, box):
             later = None
     answer = _phrase_answer_after(screened.text) or later
