@@ -5,12 +5,15 @@ answers). Each rule with its wrong counterparts and the reason asserted."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.normalize import normalize_answer
 from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.repeating import rewrite_repeating
+from rlvr.verifiers.math.sums import polynomial_sum
 
 
 @pytest.fixture(scope="module")
@@ -199,4 +202,30 @@ def test_option_with_value_against_a_value(verifier: MathVerifier, pred: str, go
 )
 def test_set_operations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     details = _verdict(verifier, pred, gold, reason)
-    assert "\\cup" not in details["parsed"] and "\\setminus" not in details["parsed"]  # taken, not kept as written
+    assert (
+        "\\cup" not in details["parsed"] and "\\setminus" not in details["parsed"]
+    )  # taken, not kept as written
+
+
+# ---- a long sum of a polynomial is its closed form (sums.py), not a timeout; other long sums stay too big
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{\sum_{k=1}^{1000000} k}$", "500000500000", "correct"),
+        (r"$\boxed{\sum_{k=1}^{1000000} k}$", "500000500001", "wrong"),
+        (r"$\boxed{\sum_{k=1}^{10^{12}} k}$", "500000000000500000000000", "correct"),
+        (r"$\boxed{\sum_{k=1}^{10000} k^2}$", "333383335000", "correct"),
+        (r"$\boxed{\sum_{k=5}^{2000} (2k+1)}$", str(sum(2 * k + 1 for k in range(5, 2001))), "correct"),
+        (r"$\boxed{\sum_{k=1}^{10000} \frac{k}{2}}$", "25002500", "correct"),
+        (r"$\boxed{\sum_{k=1}^{10000} \frac{1}{k}}$", "1", "wrong"),  # no polynomial: no closed form here
+    ],
+)
+def test_long_polynomial_sums(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+def test_polynomial_sum_reads_only_polynomials() -> None:
+    k = ("sym", "k")
+    assert polynomial_sum(k, "k", 1, 10**12) == 10**12 * (10**12 + 1) // 2
+    assert polynomial_sum(("pow", k, ("num", Fraction(-1), None, None)), "k", 1, 5000) is None
+    assert polynomial_sum(("mul", (k, ("sym", "n"))), "k", 1, 5000) is None  # another name: not in k alone
