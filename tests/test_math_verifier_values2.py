@@ -229,3 +229,21 @@ def test_polynomial_sum_reads_only_polynomials() -> None:
     assert polynomial_sum(k, "k", 1, 10**12) == 10**12 * (10**12 + 1) // 2
     assert polynomial_sum(("pow", k, ("num", Fraction(-1), None, None)), "k", 1, 5000) is None
     assert polynomial_sum(("mul", (k, ("sym", "n"))), "k", 1, 5000) is None  # another name: not in k alone
+
+
+# ---- amssymb's negated and strict orders are orders on the reals (`\nleq` is `>`, `\lneq` is `<`)
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{x \nleq 7}$", r"(7,\infty)", "correct"),
+        (r"$\boxed{x \nleq 7}$", r"[7,\infty)", "wrong"),
+        (r"$\boxed{x \nless 7}$", r"[7,\infty)", "correct"),
+        (r"$\boxed{x \nless 7}$", r"(7,\infty)", "wrong"),
+        (r"$\boxed{x \lneq 7}$", "x < 7", "correct"),
+        (r"$\boxed{x \lneq 7}$", r"x \le 7", "wrong"),
+        (r"$\boxed{x \ngeq 7}$", r"(-\infty,7)", "correct"),
+    ],
+)
+def test_negated_order_commands(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    assert "parsed" in details  # read as an order, not left unparsable

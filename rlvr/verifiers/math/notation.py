@@ -7,8 +7,8 @@ Each rewrite keeps what a reader sees and the value it denotes:
   `\\underline{7}`, `\\overbrace{7}`, `\\num{7}`, `\\operatorname{7}`, `\\bf 7`, `\\large 7` show 7; struck-out content
   (`\\cancel{8} 7`) and a tag (`\\tag{8} 7`) are not stated, so they are dropped;
   an empty exponent or subscript (`7^{}`) is nothing;
-- `x \\not\\le 0` is `x > 0` (a negated order on the reals), `x := 2` is `x = 2`, `\\sqrt[]{9}` is `\\sqrt{9}`, `3{:}2`
-  is `3:2`;
+- `x \\not\\le 0` and `x \\nleq 0` are `x > 0` (a negated order on the reals; `\\lneq` is `<`), `x := 2` is
+  `x = 2`, `\\sqrt[]{9}` is `\\sqrt{9}`, `3{:}2` is `3:2`;
 - `\\cr` and `\\\\[4pt]` end a matrix row as `\\\\` does; `\\text{Re}`, `\\mathrm{Im}` are `\\Re`, `\\Im`;
 - a matrix written as nested lists (`[[1,2],[3,4]]`, at least two rows of one length) is that matrix;
 - a transposed literal matrix (`M^T`, `M^{T}`, `M^\\top`, `{M}^{\\top}`) is the transposed matrix, so a row
@@ -47,6 +47,13 @@ _SWITCH_RE = re.compile(
 # `\\sqrt[]{9}` has an empty index (a square root); `3{:}2` is a colon set without spacing
 _NOT_ORDER = {"\\le": ">", "\\leq": ">", "\\ge": "<", "\\geq": "<", "<": "\\ge ", ">": "\\le ", "=": "\\ne "}
 _NOT_ORDER_RE = re.compile(r"\\not\s*(\\leq?(?![a-zA-Z])|\\geq?(?![a-zA-Z])|<|>|=)")
+# the negated and strict order commands of amssymb say the same on the reals: `\\nleq` is `>`, `\\nless` is `\\ge`,
+# `\\lneq` (less, not equal) is `<`; their slanted forms too
+_ORDER_COMMANDS = {
+    "nleq": ">", "nleqslant": ">", "nleqq": ">", "ngeq": "<", "ngeqslant": "<", "ngeqq": "<",
+    "nless": "\\ge ", "ngtr": "\\le ", "lneq": "<", "lneqq": "<", "gneq": ">", "gneqq": ">",
+}  # fmt: skip
+_ORDER_COMMAND_RE = re.compile(r"\\(" + "|".join(_ORDER_COMMANDS) + r")(?![a-zA-Z])")
 _PLAIN_FORMS = (
     (re.compile(r":="), "="),
     (re.compile(r"\\sqrt\s*\[\s*\]"), "\\\\sqrt"),
@@ -187,6 +194,7 @@ def rewrite_notation(s: str) -> str:
         s = _drop_command(_drop_command(s, _STRUCK_RE, 1, keep_last=False), _SHOWN_RE, 1, keep_last=True)
         s = _DIGITS_NAME_RE.sub(r"\1", _SWITCH_RE.sub("", s))
         s = _NOT_ORDER_RE.sub(lambda m: _NOT_ORDER[m.group(1)], s)
+        s = _ORDER_COMMAND_RE.sub(lambda m: _ORDER_COMMANDS[m.group(1)], s)
     for pattern, plain in _PLAIN_FORMS:
         s = pattern.sub(plain, s)
     if "mod" in s:  # `17 \\bmod 10` is 7; `7 \\pmod{10}` is 7 named with its modulus
