@@ -111,6 +111,8 @@ ASSERTED = [
     (r"Hmm, is it maybe $\boxed{20}$? No: $4 \cdot 3 \cdot 2$ is 24. Yes, the answer is 24.", "24"),
     ("The area is approximately 3.14.", "3.14"),  # a decimal is an approximation by nature
     (r"It is not hard to see that the answer is $\boxed{7}$.", "7"),  # the negation is of `hard`
+    (r"Since we don't have a remainder the answer is $\boxed{7}$.", "7"),  # `have` takes `a remainder`
+    (r"So $x = 7$ is the only solution that is not extraneous.", "7"),  # the relative clause judges another
     (r"The answer cannot be 8, so it is $\boxed{7}$.", "7"),
     (r"Let me compute: $3 + 4 = \boxed{7}$.", "7"),
     (r"Assuming the coins are fair, the count is $\boxed{7}$.", "7"),
@@ -144,6 +146,12 @@ def test_a_withdrawal_between_two_values_revises(verifier: MathVerifier, withdra
 def test_a_sentence_that_is_no_withdrawal_leaves_two_values_contested(verifier: MathVerifier) -> None:
     reply = r"So the answer is $\boxed{7}$. Let us see. The answer is $\boxed{8}$."
     assert verifier.verify(reply, "8").reason == "no_answer"
+
+
+def test_a_withdrawal_far_from_the_start_of_a_long_reply_still_counts(verifier: MathVerifier) -> None:
+    reply = "The answer is 7.\n" + "Nope\n" * 50_000  # the value lies 250,000 characters before the end
+    assert unasserted(reply) == "withdrawn"
+    assert verifier.verify(reply, "7").reason == "no_answer"
 
 
 def test_long_replies_are_read_in_linear_time() -> None:

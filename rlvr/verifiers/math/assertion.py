@@ -69,8 +69,11 @@ _CONSEQUENT_RE = re.compile(
 _NEGATED_FRAME_RE = re.compile(
     r"(?:\bnot|n't)\s+(?:\w+\s+){0,2}?(?:the\s+case|true|so|correct|right|known|proven|shown|possible|certain"
     r"|likely|valid|guaranteed)\s+(?:that|to\s+be)\b"
-    r"|(?:\b(?:cannot|never|not)|n't)\s+(?:\w+\s+)?(?:conclude|say|claim|have|answer|think|believe|accept|assume"
-    r"|prove|show|know|write|put|give)\b"
+    r"|(?:\b(?:cannot|never|not)|n't)\s+(?:\w+\s+)?(?:conclude|say|claim|answer|think|believe|accept|assume"
+    r"|prove|show|know)\b"
+    # `have`, `get`, `write` deny only the value they take (`We cannot have $x = 7$`), not a clause before it
+    # (`Since we don't have a remainder the answer is 7`)
+    r"|(?:\b(?:cannot|never|not)|n't)\s+(?:\w+\s+)?(?:have|get|write|put|give)\s*[\s$(]*\Z"
     r"|\b(?:nobody|no\s+one|none\s+of\s+us)\b[^,;:]*?\b(?:answer|say|claim|think|conclude|write|give)"
     r"|\b(?:false|untrue|unlikely|doubtful|wrong|incorrect|a\s+mistake|an\s+error)\s+(?:to\s+(?:say|claim|think|answer)"
     r"\s+)?that\b|\bi\s+doubt\b|\bno\s+way\b|\bavoid\s+(?:answering|saying|writing)\b",
@@ -88,7 +91,8 @@ _JUDGED_BEFORE_RE = re.compile(
 _JUDGED_AFTER_RE = re.compile(
     r"^[\s$})\]]*(?:(?:is|was|are|were|does|did|do|would|should|could|can|will|must|has|have|seems?)\s*)?"
     r"(?:not|n't|never|cannot)\b"  # a negated predicate, not a negation inside a noun (`7 integers not ...`)
-    r"|^[^,;:(]*?\b(?:wrong|incorrect|invalid|impossible|false|ruled\s+out|excluded|rejected|fail(?:s|ed)?"
+    # (up to a relative or causal clause: `7 is the only solution that is not extraneous` judges another)
+    r"|^(?:(?!\b(?:that|which|who|since|because|as|where|when|whereas)\b)[^,;:(])*?\b(?:wrong|incorrect|invalid|impossible|false|ruled\s+out|excluded|rejected|fail(?:s|ed)?"
     r"|too\s+(?:large|small|big|high|low|many|few|much)|naive|contradict\w*|violat\w*|extraneous|mistaken"
     r"|trap|distractor|decoy|red\s+herring|(?:first|initial|naive|wild|rough)\s+guess|tempting)\b"
     r"|^[\s$})\]]*(?:would\b|if\b|unless\b|provided\b|assuming\b)",  # `7 would be the answer if`, `7 if ...`
@@ -188,9 +192,10 @@ def _final_value(text: str) -> tuple[int, int, bool] | None:
         start, end, content = boxes[-1]
         sole = all((c or "").replace(" ", "") == (content or "").replace(" ", "") for _, _, c in boxes)
         return (start, end, sole) if content is not None else None
-    tail = max(0, len(text) - 8000)
     last = None
-    for m in _LAST_VALUE_RE.finditer(text, tail):
+    for m in _LAST_VALUE_RE.finditer(
+        text
+    ):  # the whole reply: a value 250,000 characters before the end counts
         last = m
     if last is None:
         return None
