@@ -193,9 +193,8 @@ def _final_value(text: str) -> tuple[int, int, bool] | None:
         sole = all((c or "").replace(" ", "") == (content or "").replace(" ", "") for _, _, c in boxes)
         return (start, end, sole) if content is not None else None
     last = None
-    for m in _LAST_VALUE_RE.finditer(
-        text
-    ):  # the whole reply: a value 250,000 characters before the end counts
+    # the whole reply: a value 250,000 characters before the end still counts (one linear scan)
+    for m in _LAST_VALUE_RE.finditer(text):
         last = m
     if last is None:
         return None
