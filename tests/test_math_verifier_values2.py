@@ -247,3 +247,32 @@ def test_polynomial_sum_reads_only_polynomials() -> None:
 def test_negated_order_commands(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     details = _verdict(verifier, pred, gold, reason)
     assert "parsed" in details  # read as an order, not left unparsable
+
+
+# ---- a literal square matrix to a large whole power, by squaring with bounded entries
+_I2 = r"\begin{pmatrix}1&0\\0&1\end{pmatrix}"
+_SHEAR = r"\begin{pmatrix}1&1\\0&1\end{pmatrix}"
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (rf"$\boxed{{{_I2}^{{100}}}}$", _I2, "correct"),
+        (rf"$\boxed{{{_SHEAR}^{{1000}}}}$", r"\begin{pmatrix}1&1000\\0&1\end{pmatrix}", "correct"),
+        (rf"$\boxed{{{_SHEAR}^{{1000}}}}$", r"\begin{pmatrix}1&999\\0&1\end{pmatrix}", "wrong"),
+        (
+            r"$\boxed{\begin{pmatrix}1&1\\1&0\end{pmatrix}^{10}}$",
+            r"\begin{pmatrix}89&55\\55&34\end{pmatrix}",
+            "correct",
+        ),
+        (
+            r"$\boxed{\begin{pmatrix}2&1\\1&1\end{pmatrix}^{9999999}}$",
+            _I2,
+            "wrong",
+        ),  # entries too large: no value
+    ],
+)
+def test_matrix_powers(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    if "9999999" in pred:
+        assert details["error"] == "the answer could not be parsed"

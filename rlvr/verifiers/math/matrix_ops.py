@@ -173,7 +173,7 @@ _MATRIX_FUNCTION_RE = re.compile(
     re.S,
 )
 _MATRIX_POWER_RE = re.compile(
-    r"^\s*\\begin\{([pbB]?matrix)\}(.*?)\\end\{\1\}\s*\^\s*\{?\s*(\d{1,2})\s*\}?\s*$", re.S
+    r"^\s*\\begin\{([pbB]?matrix)\}(.*?)\\end\{\1\}\s*\^\s*\{?\s*(\d{1,7})\s*\}?\s*$", re.S
 )
 
 
@@ -211,13 +211,30 @@ def matrix_function(s: str) -> Fraction | None:
     return _eliminated(rows)[0] if name == "det" else sum((rows[i][i] for i in range(len(rows))), Fraction(0))
 
 
+_MAX_ENTRY_BITS = (
+    4096  # a power's entries stay below 2^4096 (`\begin{pmatrix}2\end{pmatrix}^{5000}` is no answer)
+)
+
+
 def matrix_power(s: str) -> Rows | None:
     """A literal square matrix to a whole power (`M^0` is the identity), or None."""
     m = _MATRIX_POWER_RE.match(s)
     rows = _rows(m.group(2)) if m else None
-    if m is None or rows is None or len(rows) != len(rows[0]) or len(rows) > 6 or int(m.group(3)) > 20:
+    if m is None or rows is None or len(rows) != len(rows[0]) or len(rows) > 6:
         return None  # (bounded: a power of a large matrix is no answer anyone writes)
     result: Rows | None = [[Fraction(int(i == j)) for j in range(len(rows))] for i in range(len(rows))]
-    for _ in range(int(m.group(3))):
-        result = _product(result, rows) if result is not None else None
+    power: Rows | None = rows
+    e = int(m.group(3))
+    # by squaring (`I^{100}`, a shear to the 1000th), entries bounded in size so no power runs long
+    while e and result is not None and power is not None:
+        if e & 1:
+            result = _product(result, power)
+        e >>= 1
+        power = _product(power, power) if e else power
+        if any(
+            max(q.numerator.bit_length(), q.denominator.bit_length()) > _MAX_ENTRY_BITS
+            for row in (result or []) + (power or [])
+            for q in row
+        ):
+            return None  # entries too large to be an answer anyone checks by hand
     return result
