@@ -163,3 +163,18 @@ def test_long_replies_are_read_in_linear_time() -> None:
         t0 = time.perf_counter()
         assert unasserted(reply) is not None or reply.endswith("correct.")
         assert time.perf_counter() - t0 < 1.0
+
+
+@pytest.mark.parametrize(
+    ("reply", "right", "wrong"),
+    [
+        (r"So the number of ways to arrange $3$ books is 1,000.", "1000", "3"),
+        (r"Hence the value of $\binom{5}{2}$ is 1,0.", "1", "10"),  # round 5 #431: never the restated formula
+    ],
+)
+def test_a_closing_value_with_commas_is_that_value(
+    verifier: MathVerifier, reply: str, right: str, wrong: str
+) -> None:
+    assert verifier.verify(reply, right).details["method"] == "conclusion"
+    assert verifier.verify(reply, right).passed
+    assert not verifier.verify(reply, wrong).passed

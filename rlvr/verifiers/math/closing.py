@@ -3,6 +3,7 @@
 
 The last formula of such a sentence is part of the question, not the answer: the value the sentence ends
 by stating (after `is`/`are`/`equals`, plain or bold, with at most a few words naming what it counts) is.
+A value with commas (`1,000`, `1,0`) is that whole value, read by the value rules, never a number before a comma.
 A value followed by a word that changes or qualifies it (`vocab.VALUE_WORDS`: `is 3 more than`, `is 12 squared`,
 `is 12 dozen`, `is 12 percent`, `is 7 twelfths`, `is 12 in base 10`) states no answer.
 """
@@ -15,7 +16,7 @@ from rlvr.verifiers.math.vocab import VALUE_WORDS
 
 _UNIT_ADJECTIVES = frozenset({"square", "cubic", "cube"})
 _STATED_RE = re.compile(
-    r"\b(?:is|are|equals|was|were)\s+(?P<bold>\*\*|__)?\s*(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)\s*(?P=bold)?"
+    r"\b(?:is|are|equals|was|were)\s+(?P<bold>\*\*|__)?\s*(?P<value>-?\d+(?:,\d+)*(?:\.\d+)?(?:/\d+)?)\s*(?P=bold)?"
     r"(?P<words>(?:\s+[A-Za-z]+){0,3})\s*[.!]?\s*\Z"
 )
 _SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?](?:\s|\Z)|\n")
