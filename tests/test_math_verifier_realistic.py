@@ -242,3 +242,45 @@ def test_a_concluding_sentence_with_alternatives_evaluates_nothing() -> None:
 def test_a_cjk_answer_phrase_after_other_letters(verifier: MathVerifier, pred: str) -> None:
     # Chinese and Japanese write no spaces: `答案` is an answer phrase right after `所以` or `最终`
     assert _verdict(verifier, pred, "7", "correct")["method"] == "final_answer"
+
+
+# ---- unicode glued to a number in prose is part of it (chat UIs write math without LaTeX)
+@pytest.mark.parametrize(
+    "pred, right, digits",
+    [
+        ("The answer is 1¾ cups.", "\\frac{7}{4}", "1"),
+        ("The answer is 2¹⁰.", "1024", "2"),
+        ("The length of the diagonal is √15 cm.", "\\sqrt{15}", "15"),
+        ("The angle is π/3.", "\\frac{\\pi}{3}", "3"),
+        ("So the area is 3√2.", "3\\sqrt{2}", "3"),
+        ("The answer is ½.", "\\frac{1}{2}", "1"),
+    ],
+)
+def test_a_glued_symbol_is_part_of_the_number(
+    verifier: MathVerifier, pred: str, right: str, digits: str
+) -> None:
+    _verdict(verifier, pred, right, "correct")
+    assert _verdict(verifier, pred, digits, "wrong")["extracted"] != digits
+
+
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        ("√" * 2000 + "49", "7"),  # a nested root is never its innermost root nor its radicand
+        ("√" * 2000 + "49", "49"),
+        ("The area is πr².", "\\pi"),  # pi times a variable is no pi
+        ("The area is 2πr.", "2"),
+        ("The solution is x ≥ 2.", "2"),  # a bound is no value
+        ("Therefore x > 3.", "3"),
+        ("There are twenty-one ways.", "1"),  # a compound number word is not its last part
+    ],
+)
+def test_a_number_inside_an_expression_is_no_answer(verifier: MathVerifier, pred: str, gold: str) -> None:
+    verdict = verifier.verify(pred, gold)
+    assert not verdict.passed and verdict.reason in ("no_answer", "wrong"), verdict.details
+
+
+def test_a_set_in_braces_in_prose(verifier: MathVerifier) -> None:
+    assert _verdict(verifier, "The solution set is {2, 3}.", "2, 3", "correct")["extracted"] == "{2, 3}"
+    _verdict(verifier, "The solution set is {2, 3}.", "3", "wrong")
+    _verdict(verifier, "The answer is the triple (1, 2, 3).", "3", "wrong")  # a tuple is never its last entry

@@ -23,10 +23,21 @@ _MATH_SPAN_RE = re.compile(
 )
 
 
-# a number not glued to a preceding letter (`AZYUK2A` has none): thousands groups, decimals, a/b, %
+_SUPERSCRIPTS = "\u00b9\u00b2\u00b3\u2070\u2074-\u207b"
+_VULGAR = "\u00bc-\u00be\u2150-\u215e"
+# a number not glued to a preceding letter (`AZYUK2A` has none): thousands groups, decimals, a/b, %. Unicode
+# glued to it is part of it, as chat UIs write math without LaTeX: a root sign before it (`√15`, `3√2`), a
+# vulgar fraction (`1¾`, `½`), a superscript power (`2¹⁰`, `5²`), pi (`π/3`, `2π`): it is that whole value,
+# never the digits alone (`√15 cm` is not 15, `1¾ cups` not 1)
+# (nor glued to a root sign before it: `√√49` is a nested root, never 49 nor √49)
+_NOT_AFTER = r"(?<![A-Za-z\d.,\u221a\u221b\u221c])"
 _NUMBER_RE = re.compile(
     r"\\frac\{\d+\}\{\d+\}"  # a plain LaTeX fraction is one number, not its denominator
-    r"|(?<![A-Za-z\d.,])-?\$?(?:\d{1,3}(?:(?:,|\s)\d{3})+(?!\d)|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?(?:\s*/\s*\d+)?%?"
+    rf"|{_NOT_AFTER}-?(?:\d+[ \t]*)?[\u221a\u221b\u221c]\d+(?:\.\d+)?[{_SUPERSCRIPTS}]*"  # `√15`, `3√2`
+    rf"|{_NOT_AFTER}-?\d*[{_VULGAR}]"  # `1¾`, `½`
+    rf"|{_NOT_AFTER}-?\d*\u03c0(?![^\W\d_])(?:[ \t]*/[ \t]*\d+)?"  # `π/3`, `2π`, `2π/3`; `πr²` is no π
+    r"|" + _NOT_AFTER + r"-?\$?(?:\d{1,3}(?:(?:,|\s)\d{3})+(?!\d)|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?"
+    rf"(?:[{_SUPERSCRIPTS}]+|\u03c0(?![^\W\d_]))?(?![\u03c0\u221a])(?:\s*/\s*\d+)?%?"
     r"|(?<![\w.])-?\.\d+"
 )
 
@@ -53,8 +64,11 @@ def _is_prose(text: str) -> bool:
     return any(w.lower() not in PROSE_MATH_NAMES for w in _PROSE_RE.findall(stripped))
 
 
+# (a word joined to another by a hyphen is part of a compound: `twenty-one` is no `one`)
 _NUMBER_WORD_RE = re.compile(
-    r"\b(?:" + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True)) + r")\b",
+    r"(?<![\w-])(?:"
+    + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
+    + r")(?![\w-])",
     re.IGNORECASE,
 )
 
@@ -101,11 +115,26 @@ def minus_signs(text: str) -> str:
 
 
 _ENDPOINT = r"[-\u2212]?[ \t]*(?:\d+(?:\.\d+)?(?:[ \t]*/[ \t]*\d+)?|\u221e|\\infty\b|inf(?:inity)?\b)"
-# two endpoints in brackets, written in prose: an interval or a point (`(-2, 2)`, `[0, 4]`, `(3, ∞)`); a
-# bracket glued to a name or a closing bracket holds arguments (`f(3, 4)`, `C(6, 2)`, `gcd(12, 18)`)
-_PAIR_RE = re.compile(rf"(?<![\w)\]])[(\[][ \t]*{_ENDPOINT}[ \t]*,[ \t]*{_ENDPOINT}[ \t]*[)\]]")
+# values in brackets, written in prose: an interval, a point or a tuple (`(-2, 2)`, `[0, 4]`, `(3, ∞)`,
+# `(1, 2, 3)`), a set (`{2, 3}`, `{5}`); a bracket glued to a name or a closing bracket holds arguments
+# (`f(3, 4)`, `C(6, 2)`, `gcd(12, 18)`)
+_BRACKETED_RE = re.compile(
+    rf"(?<![\w)\]])(?:[(\[][ \t]*{_ENDPOINT}(?:[ \t]*,[ \t]*{_ENDPOINT})+[ \t]*[)\]]"
+    rf"|\{{[ \t]*{_ENDPOINT}(?:[ \t]*,[ \t]*{_ENDPOINT})*[ \t]*\}})"
+)
 
 
-def endpoint_pairs(text: str) -> list[tuple[int, int]]:
-    """The (start, end) of each pair of endpoints in brackets in prose text: `(-2, 2)`, `[0, 4)`, `(3, ∞)`."""
-    return [(m.start(), m.end()) for m in _PAIR_RE.finditer(text)]
+def bracketed_values(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each run of values in brackets in prose: `(-2, 2)`, `[0, 4)`, `(3, ∞)`, `{2, 3}`."""
+    return [(m.start(), m.end()) for m in _BRACKETED_RE.finditer(text)]
+
+
+# a relation right before a number makes it a bound, not a value: `x ≥ 2`, `n < 7`, `x ≠ 3` (not `=`)
+_BOUND_RE = re.compile(
+    r"(?:[<>\u2264\u2265\u2260\u2248\u2272\u2273]|\\(?:le|ge|leq|geq|ne|neq|lt|gt))[ \t]*\Z"
+)
+
+
+def bounded(text: str, start: int) -> bool:
+    """Whether the number at text[start] stands right after a relation other than `=` (`x ≥ 2`): a bound."""
+    return _BOUND_RE.search(text, max(0, start - 12), start) is not None

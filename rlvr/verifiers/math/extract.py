@@ -23,7 +23,8 @@ from rlvr.verifiers.math.atoms import (
     METHODS,
     Extraction,
     _is_prose,
-    endpoint_pairs,
+    bounded,
+    bracketed_values,
     minus_signs,
     named_base,
 )
@@ -397,7 +398,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
             if found:
                 last = found[_principal(tail, [(m.start(), m.end()) for m in found])]
                 spans_all = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(tail)]
-                pair = next((p for p in endpoint_pairs(tail) if p[0] <= last.start() < p[1]), None)
+                if bounded(tail, last.start()):
+                    return None  # `The solution is x ≥ 2.`: 2 is a bound, the answer an inequality
+                pair = next((p for p in bracketed_values(tail) if p[0] <= last.start() < p[1]), None)
                 if pair is not None:  # `decreasing on the interval (-2, 2).`: the pair, never its endpoint
                     return _pair_guess(tail, pair, spans_all)
                 if guess_contested(tail, last.start(), last.end(), spans_all):

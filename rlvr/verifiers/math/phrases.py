@@ -11,7 +11,8 @@ from rlvr.verifiers.math.atoms import (
     _NUMBER_RE,
     _NUMBER_WORD_RE,
     _is_prose,
-    endpoint_pairs,
+    bounded,
+    bracketed_values,
     named_base,
 )
 from rlvr.verifiers.math.commitment import (
@@ -282,7 +283,7 @@ def _concluding_number(after: str) -> str | None:
         return None
     sentence = found[-1].group(1)
     kept = [m for m in _NUMBER_RE.finditer(sentence) if not rejected_after(sentence[m.end() :])]
-    pairs = [p for p in endpoint_pairs(sentence) if any(p[0] <= m.start() < p[1] for m in kept)]
+    pairs = [p for p in bracketed_values(sentence) if any(p[0] <= m.start() < p[1] for m in kept)]
     if pairs:  # `So the domain is (3, ∞).`: the pair is the value, never its endpoint alone
         whole = len(pairs) == 1 and all(pairs[0][0] <= m.start() < pairs[0][1] for m in kept)
         return sentence[pairs[0][0] : pairs[0][1]] if whole else None
@@ -290,7 +291,7 @@ def _concluding_number(after: str) -> str | None:
     evaluated = _EVALUATED_RE.search(sentence)
     if evaluated is not None and len(numbers) != 1:  # `So cos(2π/3) = −½.`: `=` evaluates its left side
         return evaluated.group(1)
-    if len(numbers) != 1:
+    if len(numbers) != 1 or bounded(sentence, kept[-1].start()):  # `So x > 3.` states a bound
         return None
     spans = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(sentence)]
     return None if guess_contested(sentence, kept[-1].start(), kept[-1].end(), spans) else numbers.pop()
