@@ -276,3 +276,25 @@ def test_matrix_powers(verifier: MathVerifier, pred: str, gold: str, reason: str
     details = _verdict(verifier, pred, gold, reason)
     if "9999999" in pred:
         assert details["error"] == "the answer could not be parsed"
+
+
+# ---- intersections: an interval's integers listed, two intervals meeting in an interval, a point or nothing
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{[1,3]\cap\mathbb{Z}}$", r"\{1,2,3\}", "correct"),
+        (r"$\boxed{\mathbb{Z}\cap[1,3]}$", r"\{1,2,3\}", "correct"),
+        (r"$\boxed{[1,3)\cap\mathbb{Z}}$", r"\{1,2\}", "correct"),
+        (r"$\boxed{(1,3)\cap\mathbb{Z}}$", r"\{1,2,3\}", "wrong"),  # open ends leave their integers out
+        (r"$\boxed{(1,3]\cap\mathbb{Z}}$", r"\{2,3\}", "correct"),
+        (r"$\boxed{(0.5,3.5)\cap\mathbb{Z}}$", r"\{1,2,3\}", "correct"),
+        (r"$\boxed{[0,2]\cap[1,3]}$", "[1,2]", "correct"),
+        (r"$\boxed{[0,2]\cap[1,3]}$", "[1,2)", "wrong"),
+        (r"$\boxed{[0,1)\cap[1,3]}$", r"\emptyset", "correct"),
+        (r"$\boxed{[0,1]\cap[1,3]}$", r"\{1\}", "correct"),
+        (r"$\boxed{(0,\infty)\cap\mathbb{Z}}$", r"\{1,2,3\}", "wrong"),  # no end: nothing listed
+    ],
+)
+def test_intersections(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    assert "\\cap" not in details.get("parsed", "")

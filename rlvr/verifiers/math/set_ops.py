@@ -4,6 +4,8 @@
 - a union of finite sets of numbers is one set (`\\{1, 2\\} \\cup \\{3\\}` is {1, 2, 3}), each value once;
 - a difference of finite sets of numbers keeps the left's elements not on the right (`\\{2, 3, 4\\} \\setminus
   \\{4\\}` is {2, 3});
+- an interval's integers are listed when there are few (`[1, 3] \\cap \\mathbb{Z}` is {1, 2, 3}), two intervals
+  meet in an interval (`[0, 2] \\cap [1, 3]` is [1, 2]);
 - an interval (`\\R` among them) without points is the pieces between the points that lie in it
   (`(0, 2) \\setminus \\{1\\}` is (0, 1) ∪ (1, 2); `(0, 2) \\setminus \\{3\\}` is (0, 2); `[0, 2] \\setminus
   \\{0\\}` is (0, 2]).
@@ -14,6 +16,7 @@ points removed from `\\R`, unparsable), so no rounding can make two different se
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from rlvr.verifiers.math import evaluate as ev
@@ -114,3 +117,38 @@ def merged_union(parts: list[Answer]) -> Answer:
         return Union(parts)
     out = [Interval(ends[i][0], ends[j][1], ends[i][2], ends[j][3]) for i, j in runs]
     return out[0] if len(out) == 1 else Union(list(out))
+
+
+_MAX_LISTED = 1000  # integers listed for an interval's integers; more is no answer anyone writes out
+
+
+def intersection(left: Answer, right: Answer | None) -> Answer | None:
+    """`left \\cap right` for an interval with the integers (`right` None) or two intervals with exact ends; None for
+    anything else (the expression then stays unparsable)."""
+    a = as_interval(left)
+    if a is None:
+        return None
+    alo, ahi = end_value(a.lo.node), end_value(a.hi.node)
+    if alo is None or ahi is None:
+        return None
+    if right is None:  # the integers in an interval
+        if math.isinf(alo) or math.isinf(ahi) or ahi - alo > _MAX_LISTED:
+            return None
+        first = math.floor(alo) + 1 if a.lo_open or alo != math.floor(alo) else int(alo)
+        last = math.ceil(ahi) - 1 if a.hi_open or ahi != math.ceil(ahi) else int(ahi)
+        items: list[Answer] = [
+            Scalar(("num", Fraction(n), None, None), str(n)) for n in range(first, last + 1)
+        ]
+        return Seq(items, ordered=False, left="\\{", right="\\}")
+    b = as_interval(right)
+    blo, bhi = (end_value(b.lo.node), end_value(b.hi.node)) if b is not None else (None, None)
+    if b is None or blo is None or bhi is None:
+        return None
+    lo_side = a if alo > blo or (alo == blo and a.lo_open) else b
+    hi_side = a if ahi < bhi or (ahi == bhi and a.hi_open) else b
+    lo_v, hi_v = max(alo, blo), min(ahi, bhi)
+    if lo_v > hi_v or (lo_v == hi_v and (lo_side.lo_open or hi_side.hi_open)):
+        return Seq([], ordered=False, left="\\{", right="\\}")  # disjoint: the empty set
+    if lo_v == hi_v:  # `[0, 1] \\cap [1, 3]` meet in one point
+        return Seq([lo_side.lo], ordered=False, left="\\{", right="\\}")
+    return Interval(lo_side.lo, hi_side.hi, lo_side.lo_open, hi_side.hi_open)

@@ -26,7 +26,7 @@ from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, matrix_function, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
 from rlvr.verifiers.math.number_words import cjk_number, foreign_number, number_from_words
-from rlvr.verifiers.math.set_ops import interval_without, merged_union, set_minus
+from rlvr.verifiers.math.set_ops import intersection, interval_without, merged_union, set_minus
 from rlvr.verifiers.math.shapes import (
     Answer,
     AnswerParseError,
@@ -287,6 +287,15 @@ def _parse(s: str, depth: int) -> Answer:
         if len(kept) <= 1:
             return (kept or joined)[0]
         return merged_union(kept)
+    meet = split_top(s, ("\\cap",))
+    if len(meet) == 2:  # `[1, 3] \\cap \\mathbb{Z}`, `[0, 2] \\cap [1, 3]` (set_ops.py)
+        sets = [None if p.strip() in ("\\Z", "\\mathbb{Z}") else _parse(p, depth + 1) for p in meet]
+        found = (
+            intersection(sets[0], sets[1]) if sets[0] else intersection(sets[1], None) if sets[1] else None
+        )
+        if found is None:
+            raise AnswerParseError("an intersection of sets that are not literal intervals")
+        return found
     approx = split_top(s, ("\\approx",))
     if len(approx) > 1:  # `x = 1/3 \approx 0.33` is 1/3; `x \approx 11` is 11
         if _false_approximation(approx):
