@@ -178,3 +178,13 @@ def test_a_closing_value_with_commas_is_that_value(
     assert verifier.verify(reply, right).details["method"] == "conclusion"
     assert verifier.verify(reply, right).passed
     assert not verifier.verify(reply, wrong).passed
+
+
+def test_a_reply_cut_inside_an_inline_formula_has_no_answer(verifier: MathVerifier) -> None:
+    cut = "接下来求前 5 项和：$S_5 = 3^5 - 1 = 242$。\n\n再验证一下：$2 + 6 + 18 + 54 + 162 = 2"  # round 6a #182
+    assert verifier.verify(cut, "242").reason == "no_answer"
+    assert verifier.verify(cut, "2").reason == "no_answer"
+    # a formula closed, or money in a finished sentence, is no cut
+    assert verifier.verify("So the sum is $3 + 4 = 7$", "7").passed
+    assert verifier.verify("So he earns $12 x 3 = 36 dollars.", "36").passed
+    assert verifier.verify("Le coût est de 30 $. Le coût final est donc de 100 - 30 = 70", "70").passed

@@ -31,11 +31,37 @@ def drop_unclosed_think(text: str) -> str:
     return text[: last.start()]
 
 
+# an inline formula opened and never closed at the reply's end, with an operator in it and no sentence end after
+# it: `再验证一下：$2 + 6 + 18 + 54 + 162 = 2` was cut inside a check (money, `$12 x 3 = 36 dollars.`, ends its
+# sentence)
+_SINGLE_DOLLAR_RE = re.compile(r"(?<![\\$])\$(?!\$)")
+_FORMULA_OPERATOR_RE = re.compile(r"[=+\-*/^<>]|\\[a-zA-Z]")
+_FINISHED_RE = re.compile(r"[.!?\u3002\uff01\uff1f)\]]\s*\Z")
+
+
+def _inside_open_formula(stripped: str) -> bool:
+    """Whether `stripped` ends inside an inline formula that its last single `$` opened (see above)."""
+    tail = stripped[-300:]
+    dollars = list(_SINGLE_DOLLAR_RE.finditer(tail))
+    if not dollars or len(_SINGLE_DOLLAR_RE.findall(stripped)) % 2 == 0:
+        return False
+    formula = tail[dollars[-1].end() :]
+    return (
+        bool(
+            re.match(r"[^\s.,;:!?]", formula)
+        )  # a formula opens on its content (`30 $. Le coût`: a currency)
+        and "\n\n" not in formula
+        and bool(_FORMULA_OPERATOR_RE.search(formula))
+        and not _FINISHED_RE.search(formula)
+    )
+
+
 def cut_off(text: str) -> bool:
     """Whether a reply stops mid-sentence: it ends on a word that is no unit of a number before it
-    (`... for the remaining`), on an operator, a comma or an open bracket (`... = f(7) =`, `\\frac{abc}{`)."""
+    (`... for the remaining`), on an operator, a comma or an open bracket (`... = f(7) =`, `\\frac{abc}{`), or
+    inside an inline formula it opened (`$2 + 6 + 18 = 2`)."""
     stripped = text.rstrip()
-    if _OPEN_END_RE.search(stripped):
+    if _OPEN_END_RE.search(stripped) or _inside_open_formula(stripped):
         return True
     start = len(stripped)
     while start > 0 and stripped[start - 1].isascii() and stripped[start - 1].isalpha():
