@@ -298,3 +298,20 @@ def test_matrix_powers(verifier: MathVerifier, pred: str, gold: str, reason: str
 def test_intersections(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     details = _verdict(verifier, pred, gold, reason)
     assert "\\cap" not in details.get("parsed", "")
+
+
+# ---- the answer `no` is the word, never the product n*o (so `on` is not `no`, and `No.` is)
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{\text{No.}}$", "no", "correct"),
+        ("No", "no", "correct"),
+        (r"$\boxed{no}$", "No", "correct"),
+        (r"$\boxed{on}$", "no", "wrong"),  # as a product, o*n would equal n*o
+        (r"$\boxed{n \cdot o}$", "no", "wrong"),
+        (r"$\boxed{\text{yes}}$", "no", "wrong"),
+    ],
+)
+def test_no_is_a_word(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    assert "gold_parsed" not in details  # a text gold: compared as words, not parsed as math

@@ -142,6 +142,8 @@ def _balanced(s: str) -> bool:
 def is_text(s: str) -> bool:
     """Whether an answer is prose rather than math (it contains a word that is not a math name)."""
     stripped = re.sub(r"\\[a-zA-Z]+|_\{[^{}]*\}", " ", s)  # subscripts name things: `S_{MBCN}`
+    if re.fullmatch(r"\W*no\W*", stripped, re.IGNORECASE):  # the answer `no` (`No.`), never the product n*o
+        return True
     words = _WORD_RE.findall(stripped)
     return any(w.lower() not in MATH_WORDS for w in words)
 
