@@ -284,3 +284,25 @@ def test_a_set_in_braces_in_prose(verifier: MathVerifier) -> None:
     assert _verdict(verifier, "The solution set is {2, 3}.", "2, 3", "correct")["extracted"] == "{2, 3}"
     _verdict(verifier, "The solution set is {2, 3}.", "3", "wrong")
     _verdict(verifier, "The answer is the triple (1, 2, 3).", "3", "wrong")  # a tuple is never its last entry
+
+
+@pytest.mark.parametrize(
+    "pred, gold",
+    [
+        ("Result: 7 × 10³", "1000"),  # an operand of a product
+        ("The total is 3 + 4.", "4"),
+        ("So the product is 6 × 7", "7"),
+        ("The value is log₂ 8.", "8"),  # a function's argument
+        ("The ratio is x/3.", "3"),
+        ("The total is 4 + x.", "4"),  # an operand before its operator
+    ],
+)
+def test_an_operand_or_argument_is_no_answer(verifier: MathVerifier, pred: str, gold: str) -> None:
+    verdict = verifier.verify(_STEPS + pred, gold)
+    assert not verdict.passed and verdict.reason in ("no_answer", "wrong"), verdict.details
+
+
+def test_a_value_after_an_operation_is_stated(verifier: MathVerifier) -> None:
+    assert _verdict(verifier, _STEPS + "There are 5 - 2 = 3 left.", "3", "correct")["extracted"] == "3"
+    pred = "8 − 15 = −7\nThe temperature at midnight was −7 degrees."
+    assert _verdict(verifier, pred, "-7", "correct")["extracted"] == "-7"  # a minus sign, no operator

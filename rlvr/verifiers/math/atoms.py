@@ -129,12 +129,26 @@ def bracketed_values(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _BRACKETED_RE.finditer(text)]
 
 
-# a relation right before a number makes it a bound, not a value: `x ≥ 2`, `n < 7`, `x ≠ 3` (not `=`)
+# what makes a number in prose part of an expression, not a value stated alone: a relation other than `=`
+# before it (a bound: `x ≥ 2`, `n < 7`), a binary operator before or after it (an operand: `3 + 4`, `7 × 10³`,
+# `x/3`), a function name before it (an argument: `log₂ 8`, `sin 30°`)
 _BOUND_RE = re.compile(
     r"(?:[<>\u2264\u2265\u2260\u2248\u2272\u2273]|\\(?:le|ge|leq|geq|ne|neq|lt|gt))[ \t]*\Z"
 )
+_OPERAND_BEFORE_RE = re.compile(
+    r"[\w)\]}|!\u00b2\u00b3\u00b9\u2070-\u2079][ \t]*[-+\u00d7\u00b7\u22c5\u00f7*/^\u2212][ \t]*\Z"
+)
+_OPERAND_AFTER_RE = re.compile(
+    r"[ \t]*(?:[+\u00d7\u00b7\u22c5\u00f7*/^][ \t]*[\w(\u221a\u03c0]|[-\u2212][ \t]*\d)"
+)
+_ARGUMENT_RE = re.compile(
+    r"\b(?:sin|cos|tan|cot|sec|csc|arcsin|arccos|arctan|log|ln|lg|exp|sqrt)[\u2080-\u2089_\d{}]*[ \t]*\(?[ \t]*\Z"
+)
 
 
-def bounded(text: str, start: int) -> bool:
-    """Whether the number at text[start] stands right after a relation other than `=` (`x ≥ 2`): a bound."""
-    return _BOUND_RE.search(text, max(0, start - 12), start) is not None
+def in_expression(text: str, start: int, end: int) -> bool:
+    """Whether the number at text[start:end] is a bound, an operand or an argument (see above), not a value."""
+    before = text[max(0, start - 24) : start]
+    return bool(
+        _BOUND_RE.search(before) or _OPERAND_BEFORE_RE.search(before) or _ARGUMENT_RE.search(before)
+    ) or bool(_OPERAND_AFTER_RE.match(text, end))

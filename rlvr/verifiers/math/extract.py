@@ -23,8 +23,8 @@ from rlvr.verifiers.math.atoms import (
     METHODS,
     Extraction,
     _is_prose,
-    bounded,
     bracketed_values,
+    in_expression,
     minus_signs,
     named_base,
 )
@@ -253,7 +253,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
         return None
     opening = _OPENING_TURN_RE.match(text)  # `<|im_start|>assistant` before the reply opens it, ends nothing
     text = text[opening.end() :] if opening else text
-    text = struck_out(minus_signs(text))  # before the turn ends: `<s>7</s>` is struck out, `</s>` ends no turn
+    text = struck_out(minus_signs(text))  # before turns end: `<s>7</s>` is struck out, `</s>` ends none
     turn = _NEXT_TURN_RE.search(text)
     if turn is not None:
         text = text[: turn.start()]
@@ -398,8 +398,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
             if found:
                 last = found[_principal(tail, [(m.start(), m.end()) for m in found])]
                 spans_all = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(tail)]
-                if bounded(tail, last.start()):
-                    return None  # `The solution is x ≥ 2.`: 2 is a bound, the answer an inequality
+                if in_expression(tail, last.start(), last.end()):
+                    return None  # `x ≥ 2.`, `3 + 4.`, `log₂ 8.`: a bound, an operand, an argument, no value
                 pair = next((p for p in bracketed_values(tail) if p[0] <= last.start() < p[1]), None)
                 if pair is not None:  # `decreasing on the interval (-2, 2).`: the pair, never its endpoint
                     return _pair_guess(tail, pair, spans_all)

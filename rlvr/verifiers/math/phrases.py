@@ -11,8 +11,8 @@ from rlvr.verifiers.math.atoms import (
     _NUMBER_RE,
     _NUMBER_WORD_RE,
     _is_prose,
-    bounded,
     bracketed_values,
+    in_expression,
     named_base,
 )
 from rlvr.verifiers.math.commitment import (
@@ -291,7 +291,7 @@ def _concluding_number(after: str) -> str | None:
     evaluated = _EVALUATED_RE.search(sentence)
     if evaluated is not None and len(numbers) != 1:  # `So cos(2π/3) = −½.`: `=` evaluates its left side
         return evaluated.group(1)
-    if len(numbers) != 1 or bounded(sentence, kept[-1].start()):  # `So x > 3.` states a bound
+    if len(numbers) != 1 or in_expression(sentence, kept[-1].start(), kept[-1].end()):  # `So x > 3.`
         return None
     spans = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(sentence)]
     return None if guess_contested(sentence, kept[-1].start(), kept[-1].end(), spans) else numbers.pop()
