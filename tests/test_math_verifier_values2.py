@@ -315,3 +315,18 @@ def test_intersections(verifier: MathVerifier, pred: str, gold: str, reason: str
 def test_no_is_a_word(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     details = _verdict(verifier, pred, gold, reason)
     assert "gold_parsed" not in details  # a text gold: compared as words, not parsed as math
+
+
+# ---- a compound unit written in pieces (`5\text{ m}/\text{s}^2`) is one unit
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{5\text{ m}/\text{s}^2}$", "5", "correct"),
+        (r"$\boxed{5\text{ m}/\text{s}^2}$", "6", "wrong"),
+        (r"$\boxed{5\text{ m}/\text{s}^2}$", r"5\text{ m/s}", "wrong"),  # another unit: not converted
+    ],
+)
+def test_compound_unit_in_pieces(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+    assert normalize_answer(r"5\text{ m}/\text{s}^2") == normalize_answer(r"5 \text{ m/s}^2")
+    assert normalize_answer("x / y").text == "x / y"  # a quotient of names is no unit

@@ -303,7 +303,8 @@ def strip_units(s: str) -> tuple[str, str | None]:
     if suffix is not None:  # `42 €`, `3,50 €`: the sign after the amount, as written in much of Europe
         s, unit = suffix.group(1), "dollar"
     words: list[str] = []
-    rest = s
+    # `5\\text{ m}/\\text{s}^2` leaves `5 m / s ^2`: a unit's slash and exponent are written without spaces
+    rest = re.sub(r"(?<=[A-Za-z])\s*/\s*(?=[A-Za-z])", "/", re.sub(r"(?<=[A-Za-z])\s+\^", "^", s))
     while True:
         m = re.search(
             r"(?:\s|^|(?<=\d))([A-Za-z]+(?:/[A-Za-z]+)?\.?)\s*(" + _UNIT_EXPONENT_RE.pattern + r")?\s*$", rest
