@@ -52,10 +52,9 @@ UNASSERTED = [
     (r"So the answer is $\boxed{7}$. (wrong)", "withdrawn"),
     (r"So the answer is $\boxed{7}$. Hmm, that can't be right.", "withdrawn"),
     (r"So the answer is $\boxed{7}$. But this violates the constraint, so it's invalid.", "withdrawn"),
-    # the same shapes in other words: a retraction verb on it, an admission of error, doubt, a judgement of it
+    # the same shapes in other words: a retraction verb on it, an admission of error, a judgement of it
     (r"So the answer is $\boxed{7}$. Disregard that.", "withdrawn"),
     (r"So the answer is $\boxed{7}$. Sorry, my bad.", "withdrawn"),
-    (r"So the answer is $\boxed{7}$. I might be wrong.", "withdrawn"),
     (r"So the answer is $\boxed{7}$. The above is wrong.", "withdrawn"),
     (r"So the answer is $\boxed{7}$. That doesn't seem right.", "withdrawn"),
     (r"So the answer is $\boxed{7}$. Let me reconsider.", "withdrawn"),  # announced and never made
@@ -120,6 +119,8 @@ ASSERTED = [
     (r"The answer is $\boxed{7}$, which is not divisible by 2.", "7"),
     (r"$\boxed{7}$. No other value works.", "7"),
     (r"So the answer is $\boxed{7}$. That's right.", "7"),
+    (r"So the answer is $\boxed{7}$. I might be wrong.", "7"),  # doubt alone offers no other value: policy
+    (r"$\boxed{7}$ (I'm not sure)", "7"),  # disagreements.yaml, round-2 hedge#11
     (r"So the answer is $\boxed{7}$. Let me double-check. $3 + 4 = 7$. Yes.", "7"),
     (r"So the answer is $\boxed{7}$. Just kidding, it is 8.", "8"),  # a withdrawal that revises to one value
     (r"So the answer is $\boxed{7}$. Scratch that: the answer is $\frac{1}{2}$.", "1/2"),

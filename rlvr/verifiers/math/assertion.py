@@ -125,10 +125,11 @@ _APPROX_AFTER_RE = re.compile(
 _ASKED_AFTER_RE = re.compile(r"^[\s$}]*\(\s*\?\s*\)")
 
 # --- a later sentence with no value that withdraws the statement before it. Its head, after interjections and
-# sentence adverbs, is one of five closed shapes: a negative interjection standing alone (`Nope.`, `Just kidding.`);
+# sentence adverbs, is one of four closed shapes: a negative interjection standing alone (`Nope.`, `Just kidding.`);
 # a judgement of what was said (`That's wrong`, `The above is incorrect`, `This contradicts ...`); a retraction verb
-# on it (`Scratch that.`, `I take that back.`); an admission of error (`I messed up somewhere.`, `My bad.`); or doubt
-# (`I'm not sure.`, `I might be wrong.`), which leaves a hedge.
+# on it (`Scratch that.`, `I take that back.`); or an admission of error (`I messed up somewhere.`, `My bad.`).
+# Doubt alone (`I'm not sure.`, `\\boxed{12} (I'm not sure)`) offers no other value and withdraws nothing: the
+# recorded policy (disagreements.yaml, round-2 hedge#11).
 _LEAD = (
     r"^[\s\-\u2013\u2014(\[*_]*(?:(?:hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um|erm|sorry|haha|lol|no|nope"
     r"|obviously|clearly|again|yeah)\b[\s,.!\-\u2013\u2014]*)*"
@@ -162,12 +163,8 @@ _ADMITTED = (
     r"(?:(?:i|we)\s+(?:messed\s+up|screwed\s+up|goofed|erred|miscalculated|miscounted|was\s+wrong|were\s+wrong"
     r"|made\s+an?\s+(?:mistake|error))|my\s+(?:mistake|bad|error))(?:\s+\w+){0,2}"
 )
-_DOUBTED = (
-    r"(?:(?:i'?m|i\s+am)\s+not\s+(?:sure|certain|confident)|not\s+sure|i\s+doubt\s+(?:it|that|this)"
-    r"|(?:i|this|that|it)\s+(?:might|may|could)\s+be\s+wrong)(?:\s+\w+){0,4}"
-)
 _WITHDRAWAL_RE = re.compile(
-    _LEAD + r"(?:" + "|".join((_ALONE, _RETRACTED, _ADMITTED, _DOUBTED)) + r")[\s.!?)\]*_]*$", re.IGNORECASE
+    _LEAD + r"(?:" + "|".join((_ALONE, _RETRACTED, _ADMITTED)) + r")[\s.!?)\]*_]*$", re.IGNORECASE
 )
 _JUDGEMENT_RE = re.compile(_LEAD + _JUDGED, re.IGNORECASE)
 # a revision announced and never made (`Let me reconsider.` as the reply's last words) leaves nothing committed
