@@ -17,11 +17,15 @@ of sentence shapes, not a list of phrasings, so the rules here look at structure
 - a value qualified as approximate (`close to 7`, `on the order of 7`, `7 asymptotically`) is no exact answer
   (a decimal is an approximation by nature and is left to the value rules);
 - a later sentence with no value whose words judge the statement before it (`Just kidding.`, `Scratch that.`,
-  `Nope.`, `I take that back.`, `That can't be right.`, `This contradicts the condition.`) withdraws it; a
-  sentence with a value ends the search (a revision or a check is the other rules' business).
+  `Nope.`, `I take that back.`, `That can't be right.`, `This contradicts the condition.`) withdraws it, as does
+  such a clause in the value's own sentence (`7, just kidding`); a sentence with a value ends the search (a
+  revision or a check is the other rules' business), except one that opens with a withdrawal: it revises to its
+  value (`Nope, it is 8.`), or, offering no one value, leaves none (`Nope, 8 or 9.`).
 
 `unasserted` says which of these applies to the reply's final value (its last box, else its last value);
-the extractor then answers nothing. Every look-up is bounded around the value, and the scan of the sentences
+the extractor then answers nothing. Only a withdrawal is read when the reply states other values (several boxes,
+a value after the final one's sentence, or without a box a value before its sentence): which of those answers
+is for the other rules (contested, asides, revisions) to weigh. Every look-up is bounded around the value, and the scan of the sentences
 after it stops at the first value or withdrawal, so a reply of any length is read in linear time.
 """
 
