@@ -330,3 +330,20 @@ def test_compound_unit_in_pieces(verifier: MathVerifier, pred: str, gold: str, r
     _verdict(verifier, pred, gold, reason)
     assert normalize_answer(r"5\text{ m}/\text{s}^2") == normalize_answer(r"5 \text{ m/s}^2")
     assert normalize_answer("x / y").text == "x / y"  # a quotient of names is no unit
+
+
+# ---- a percent or degree sign after a mixed number marks the whole number (33 1/3 % is never 33 * (1/3)% = 11%)
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{11\%}$", r"33\frac{1}{3}\%", "wrong"),
+        (r"$\boxed{0.11}$", r"33\frac{1}{3}\%", "wrong"),
+        (r"$\boxed{\frac{1}{3}}$", r"33\frac{1}{3}\%", "correct"),
+        (r"$\boxed{33\frac{1}{3}\%}$", r"\frac{100}{3}\%", "correct"),
+        (r"$\boxed{2.5^\circ}$", r"2\frac{1}{2}^\circ", "correct"),
+        (r"$\boxed{1^\circ}$", r"2\frac{1}{2}^\circ", "wrong"),
+    ],
+)
+def test_mixed_number_with_a_sign(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    assert "33*" not in details["gold_parsed"] and "2*" not in details["gold_parsed"]  # a sum, not a product

@@ -136,7 +136,11 @@ class _Parser:
 
     @staticmethod
     def mixed_number(factors: list[Node], rhs: Node) -> Node | None:
-        """`2\\frac{1}{2}` and `2 1/2` are mixed numbers (2 + 1/2), not products."""
+        """`2\\frac{1}{2}` and `2 1/2` are mixed numbers (2 + 1/2), not products; a percent or degree sign after
+        the fraction marks the whole mixed number (`33\\frac{1}{3}\\%` is 100/3 %, never 33 * (1/3)%)."""
+        if rhs[0] in ("pct", "deg"):
+            inner = _Parser.mixed_number(factors, rhs[1])
+            return None if inner is None else (rhs[0], inner)
         if len(factors) != 1 or factors[0][0] != "num" or factors[0][2] is not None:
             return None
         if rhs[0] != "div" or rhs[1][0] != "num" or rhs[2][0] != "num":
