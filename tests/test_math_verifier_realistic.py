@@ -44,9 +44,10 @@ def test_a_dash_before_a_number_is_its_minus_sign(verifier: MathVerifier, pred: 
     _verdict(verifier, pred, value.lstrip("-"), "wrong")  # the absolute value is another number
 
 
-def test_an_en_dash_between_numbers_is_a_range_not_a_sign() -> None:
-    assert minus_signs("pages 3–5 and x–1") == "pages 3–5 and x–1"  # glued to what precedes it: a range
+def test_an_en_dash_between_numbers_is_a_range_not_a_sign(verifier: MathVerifier) -> None:
+    assert minus_signs("pages 3–5 and x–1") == "pages 3 to 5 and x–1"  # glued to what precedes it: no sign
     assert minus_signs("3 − 2 = 1, so −1 and –½") == "3 − 2 = 1, so -1 and -½"  # a spaced operator stays
+    assert _verdict(verifier, "The answer is 5–7.", "-2", "wrong")["extracted"] == "5 to 7"  # never 5 - 7
 
 
 # ---- answer lines in other languages (a closed vocabulary, `vocab.ANSWER_LABELS`), full-width colons too
@@ -306,3 +307,19 @@ def test_a_value_after_an_operation_is_stated(verifier: MathVerifier) -> None:
     assert _verdict(verifier, _STEPS + "There are 5 - 2 = 3 left.", "3", "correct")["extracted"] == "3"
     pred = "8 − 15 = −7\nThe temperature at midnight was −7 degrees."
     assert _verdict(verifier, pred, "-7", "correct")["extracted"] == "-7"  # a minus sign, no operator
+
+
+# ---- another language's `or` / `and` in an answer line: a hedge or a list, as in English
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "Ответ: x = 3 или x = 5",
+        "答：x = 3 或 x = 5",
+        "Réponse : x = 3 ou x = 5",
+        "Antwort: 3 oder 5",
+        "Ответ: 3 и 5",
+    ],
+)
+def test_a_foreign_connective_joins_values(verifier: MathVerifier, pred: str) -> None:
+    assert _verdict(verifier, _STEPS + pred, "5", "wrong")["extracted"] != "5"  # never its last value alone
+    _verdict(verifier, _STEPS + pred, "3, 5", "correct")

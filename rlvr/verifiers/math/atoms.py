@@ -109,9 +109,14 @@ _MINUS_SIGN_RE = re.compile(
 )
 
 
+# an en dash glued between two numbers joins a range (`5–7 apples`, `pages 3–5`), never a subtraction
+_RANGE_DASH_RE = re.compile("(?<=\\d)\u2013(?=\\d)")
+
+
 def minus_signs(text: str) -> str:
-    """`text` with each dash that is a minus sign before a number written `-` (`−5` is -5, never 5)."""
-    return _MINUS_SIGN_RE.sub("-", text)
+    """`text` with each dash that is a minus sign before a number written `-` (`−5` is -5, never 5), and each
+    en dash between two numbers written ` to ` (`5–7` is a range, never 5 - 7 = -2)."""
+    return _RANGE_DASH_RE.sub(" to ", _MINUS_SIGN_RE.sub("-", text))
 
 
 _ENDPOINT = r"[-\u2212]?[ \t]*(?:\d+(?:\.\d+)?(?:[ \t]*/[ \t]*\d+)?|\u221e|\\infty\b|inf(?:inity)?\b)"

@@ -31,6 +31,8 @@ from rlvr.verifiers.math.vocab import (
     CONCLUSION_OPENERS,
     CONCLUSION_OPENERS_GLUED,
     CONCLUSION_OPENERS_OTHER,
+    FOREIGN_AND,
+    FOREIGN_OR,
     FOREIGN_QUALIFIERS,
     NEGATION_AFTER_PHRASE,
     NUMBER_WORDS,
@@ -119,8 +121,30 @@ _EQUIVALENT_RE = re.compile(
 _SEMICOLON_LIST_RE = re.compile(r"-?\d+(?:\.\d+)?(?:[ \t]*;[ \t]*-?\d+(?:\.\d+)?)+")
 
 
+# another language's `or` / `and` between values (a word of its own; CJK ones glue to what is around them)
+_FOREIGN_OR_RE = re.compile(
+    r"(?<![^\W\d_])(?:" + "|".join(w for w in FOREIGN_OR if w.isascii() or w[0] < "\u2e80") + r")(?![^\W\d_])"
+    r"|" + "|".join(w for w in FOREIGN_OR if not w.isascii() and w[0] >= "\u2e80"),
+    re.IGNORECASE,
+)
+_FOREIGN_AND_RE = re.compile(
+    r"(?<![^\W\d_])(?:"
+    + "|".join(w for w in FOREIGN_AND if w.isascii() or w[0] < "\u2e80")
+    + r")(?![^\W\d_])"
+    r"|" + "|".join(w for w in FOREIGN_AND if not w.isascii() and w[0] >= "\u2e80"),
+    re.IGNORECASE,
+)
+
+
+def _english_connectives(text: str) -> str:
+    """`text` with other languages' `or` / `and` written in English (`x = 3 или x = 5` -> `x = 3 or x = 5`), so
+    a hedge or a list between values reads the same in every language."""
+    text = _FOREIGN_AND_RE.sub(" and ", _FOREIGN_OR_RE.sub(" or ", text))
+    return re.sub(r"[ \t]+(or|and)[ \t]+", r" \1 ", text)
+
+
 def _clean_phrase_answer(rest: str) -> str:
-    first = rest.split("\n", 1)[0].strip()
+    first = _english_connectives(rest.split("\n", 1)[0].strip())
     if first.startswith("**") and "**" in first[2:]:  # `Answer: **6** (not 12)`: the bold is the answer
         first = first[2:].split("**", 1)[0]
     elif closed := re.match(

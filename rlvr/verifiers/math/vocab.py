@@ -532,3 +532,12 @@ CONCLUSION_OPENERS_GLUED = (
     "따라서",
     "그러므로",
 )
+#: Connectives of other languages between two values of an answer (`x = 3 или x = 5`, `8 或 9`): read as the
+#: English `or` / `and`, so a hedge or a list in any language is all its values (`phrases._clean_phrase_answer`).
+FOREIGN_OR = (
+    "или", "либо", "або", "ou", "oder", "oppure", "lub", "albo", "nebo", "hoặc", "veya", r"ya\s+da", "atau",
+    "eller", "ή", "या", "或者", "或是", "或", "または", "もしくは", "또는", "혹은",
+)  # fmt: skip
+FOREIGN_AND = (
+    "и", "і", "und", "et", "oraz", "và", "ve", "och", "og", "και", "और", "和", "及", "および", "그리고",
+)  # fmt: skip
