@@ -5,6 +5,7 @@ answers). Each rule with its wrong counterparts and the reason asserted."""
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 import pytest
@@ -347,3 +348,27 @@ def test_compound_unit_in_pieces(verifier: MathVerifier, pred: str, gold: str, r
 def test_mixed_number_with_a_sign(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     details = _verdict(verifier, pred, gold, reason)
     assert "33*" not in details["gold_parsed"] and "2*" not in details["gold_parsed"]  # a sum, not a product
+
+
+# ---- a long product of a constant (a quotient by a linear factor of itself that vanishes at no index)
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"$\boxed{\prod_{k=1}^{100000} \frac{k}{k}}$", "1", "correct"),
+        (r"$\boxed{\prod_{k=1}^{100000} \frac{k}{k}}$", "2", "wrong"),
+        (r"$\boxed{\prod_{k=1}^{5000} \frac{2k+2}{k+1}}$", "2^{5000}", "correct"),
+        (r"$\boxed{\prod_{k=0}^{100000} \frac{k}{k}}$", "1", "timeout"),  # 0/0 at k = 0: no closed form
+        (r"$\boxed{\sum_{k=-5}^{5000} \frac{2k}{k}}$", "10012", "timeout"),
+        (r"$\boxed{\prod_{k=1}^{10^9} 2}$", "1", "timeout"),  # too large to write out
+    ],
+)
+def test_long_constant_products(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+def test_huge_constant_product_is_refused_fast(verifier: MathVerifier) -> None:
+    start = time.perf_counter()
+    verdict = verifier.verify(r"$\boxed{\prod_{k=1}^{10^9} 2}$", "1")
+    assert (
+        verdict.reason == "timeout" and time.perf_counter() - start < 1.0
+    )  # refused by size, never computed

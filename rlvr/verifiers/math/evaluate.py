@@ -18,7 +18,7 @@ import mpmath
 
 from rlvr.verifiers.math.deadline import check as check_deadline
 from rlvr.verifiers.math.roots import exact_root as _exact_root
-from rlvr.verifiers.math.sums import polynomial_sum
+from rlvr.verifiers.math.sums import constant_product, polynomial_sum
 from rlvr.verifiers.math.tree import Node, substitute
 
 #: Largest exact integer/rational component (bits) the exact evaluator will build (~40k decimal digits).
@@ -175,8 +175,11 @@ def _exact(node: Node, budget: _Budget) -> Exact:
     if kind in ("sum", "prod"):
         lo = _real_int(_exact(node[3], budget), "lower bound")
         hi = _real_int(_exact(node[4], budget), "upper bound")
-        if hi - lo > 1000:  # a polynomial summed has a closed form (sums.py); other long sums are too big
-            total = polynomial_sum(node[1], node[2], lo, hi) if kind == "sum" else None
+        if (
+            hi - lo > 1000
+        ):  # a polynomial summed, a constant multiplied: closed forms (sums.py); others too big
+            closed = polynomial_sum if kind == "sum" else constant_product
+            total = closed(node[1], node[2], lo, hi)
             if total is None:
                 raise TooBig("too many terms")
             return budget.charge((total, _ZERO))
