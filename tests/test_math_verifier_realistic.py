@@ -323,3 +323,21 @@ def test_a_value_after_an_operation_is_stated(verifier: MathVerifier) -> None:
 def test_a_foreign_connective_joins_values(verifier: MathVerifier, pred: str) -> None:
     assert _verdict(verifier, _STEPS + pred, "5", "wrong")["extracted"] != "5"  # never its last value alone
     _verdict(verifier, _STEPS + pred, "3, 5", "correct")
+
+
+# ---- two values assigned in one sentence offer two answers: never the last one alone
+@pytest.mark.parametrize(
+    "pred",
+    ["So x = 3 or x = 5.", "So x = 3 and x = 5.", "So n = 3, or possibly n = 5.", "So a = 3 and b = 5."],
+)
+def test_a_second_assignment_is_no_answer(verifier: MathVerifier, pred: str) -> None:
+    _verdict(verifier, _STEPS + pred, "5", "no_answer")
+
+
+def test_a_chain_of_equalities_is_one_value(verifier: MathVerifier) -> None:
+    assert _verdict(verifier, _STEPS + "Thus x = 2³ = 8.", "8", "correct")["extracted"] == "8"
+
+
+def test_a_number_not_assigned_before_an_assignment_offers_nothing(verifier: MathVerifier) -> None:
+    # `After step 3, x = 5.`: 3 numbers a step, it is no value assigned, so x = 5 stands alone
+    assert _verdict(verifier, _STEPS + "After step 3, x = 5.", "5", "correct")["extracted"] == "5"

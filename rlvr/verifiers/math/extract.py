@@ -242,6 +242,25 @@ def _pair_guess(tail: str, pair: tuple[int, int], numbers: list[tuple[int, int]]
     return Extraction(tail[pair[0] : pair[1]], "last_number")
 
 
+# between two values assigned in one sentence: a connective and a name set anew (`x = 3 or x = 5`, `n = 3, or
+# possibly n = 5`, `a = 3 and b = 5`): two answers offered, never the last one alone
+_ASSIGNED_AGAIN_RE = re.compile(
+    r"[ \t]*(?:[,;]|\b(?:or|and|but)\b)[ \t,]*(?:(?:or|possibly|maybe|perhaps|also|even)[ \t]+)*"
+    r"[A-Za-z](?:_\{?\w+\}?)?[ \t]*=[ \t]*\Z"
+)
+
+
+def _second_assignment(tail: str, last: re.Match[str], numbers: list[tuple[int, int]]) -> bool:
+    """Whether the number `last` is assigned after another number was assigned in its sentence (see above)."""
+    before = [(a, b) for a, b in numbers if b <= last.start()]
+    if not before:
+        return False
+    a, b = before[-1]
+    return bool(re.search(r"=[ \t]*\Z", tail[max(0, a - 8) : a])) and bool(
+        _ASSIGNED_AGAIN_RE.match(tail, b, last.start())
+    )
+
+
 def _commits(text: str) -> bool:
     """Whether `text` commits to an answer of its own: it has a box or an answer phrase."""
     return bool(outer_boxes(text)) or _PHRASE_RE.search(text) is not None
@@ -398,7 +417,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
             if found:
                 last = found[_principal(tail, [(m.start(), m.end()) for m in found])]
                 spans_all = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(tail)]
-                if in_expression(tail, last.start(), last.end()):
+                if in_expression(tail, last.start(), last.end()) or _second_assignment(tail, last, spans_all):
                     return None  # `x ≥ 2.`, `3 + 4.`, `log₂ 8.`: a bound, an operand, an argument, no value
                 pair = next((p for p in bracketed_values(tail) if p[0] <= last.start() < p[1]), None)
                 if pair is not None:  # `decreasing on the interval (-2, 2).`: the pair, never its endpoint
