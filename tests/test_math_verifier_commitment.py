@@ -85,8 +85,18 @@ def test_an_unasserted_final_value_answers_nothing(verifier: MathVerifier, reply
     assert not verdict.passed and verdict.reason == "no_answer"
 
 
+def test_an_approximation_word_before_a_decimal_restatement_is_no_approximate_answer() -> None:
+    # `(approximately 0.333)` restates the box as a decimal (the value rules judge that restatement)
+    assert unasserted(r"The answer is $\boxed{\frac{1}{3}}$ (approximately 0.333).") is None
+    assert unasserted(r"The answer is $\boxed{7}$ (approximately).") == "approximate"
+
+
 def test_text_answers_hedged_after_the_box_answer_nothing(verifier: MathVerifier) -> None:
-    for reply in (r"$\boxed{\text{odd}}$ (possibly even)", r"$\boxed{\text{odd}}$, or perhaps even"):
+    for reply in (
+        r"$\boxed{\text{odd}}$ (possibly even)",
+        r"$\boxed{\text{odd}}$, or perhaps even",
+        r"$\boxed{\text{odd}}$ (or even)",  # `or` and another word beside a one-word box
+    ):
         assert unasserted(reply) == "hedged"
         assert verifier.verify(reply, "odd").reason == "no_answer"
 
@@ -102,6 +112,9 @@ ASSERTED = [
     (r"The naive method gives $8$, which double counts; the answer is $\boxed{7}$.", "7"),
     (r"So there are $\boxed{7}$ integers not divisible by 3.", "7"),  # a negation inside a noun phrase
     (r"The answer is $\boxed{7}$, or equivalently $\frac{14}{2}$.", "7"),
+    (r"The probability is $\boxed{\frac{1}{3}}$, or about 33.3%.", r"\frac13"),  # `or` restating the value
+    (r"The answer is $\boxed{\frac{1}{2}}$ (or 0.5).", r"\frac12"),
+    (r"$\boxed{\text{odd}}$, or equivalently not even", "odd"),
     (r"So the answer is $\boxed{7}$. Let me double-check: $3 + 4 = 7$. Yes.", "7"),
     (r"So the answer is $\boxed{7}$. Never mind the units, they cancel.", "7"),
     (r"So the answer is $\boxed{7}$. I hope it is correct.", "7"),

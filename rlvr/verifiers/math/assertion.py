@@ -109,8 +109,8 @@ _HEDGED_BEFORE_RE = re.compile(
 )
 # a second value offered beside it: `(8 if inclusive)`, `; alt: 8`, `[alt. 8]`, `(possibly even)`, `, or perhaps`
 _HEDGED_AFTER_RE = re.compile(
-    r"^[\s$}]*(?:[(\[;,]|\s-\s)\s*(?:or(?!\s+(?:equivalently|in\s+other\s+words|simply))"
-    r"|alt(?:ernatively|ernative)?|possibly|perhaps|maybe|probably)(?!\w)"
+    # (a bare `or` may restate the value, `\\boxed{\\frac12}, or 0.5`: `alternatives_after` compares its values)
+    r"^[\s$}]*(?:[(\[;,]|\s-\s)\s*(?:or\s+)?(?:alt(?:ernatively|ernative)?|possibly|perhaps|maybe|probably)(?!\w)"
     r"|^[\s$}]*[(\[][^()\[\]]{0,40}?[\d$][^()\[\]]{0,40}?\b(?:if|when|unless|otherwise)\b",
     re.IGNORECASE,
 )
@@ -123,7 +123,8 @@ _APPROX_BEFORE_RE = re.compile(
 )
 _APPROX_AFTER_RE = re.compile(
     r"^[\s$}]*[(,]?\s*(?:asymptotically|approximately|roughly|or\s+so|or\s+thereabouts|-?ish|give\s+or\s+take"
-    r"|more\s+or\s+less|in\s+the\s+limit)\b",
+    r"|more\s+or\s+less|in\s+the\s+limit)\b"
+    r"(?![\s:=]*(?:[\d$\\]|\\approx))",  # `\\boxed{\\frac13} (approximately 0.333)` restates it as a decimal
     re.IGNORECASE,
 )
 _ASKED_AFTER_RE = re.compile(r"^[\s$}]*\(\s*\?\s*\)")
@@ -182,6 +183,28 @@ _ANNOUNCED_RE = re.compile(
 
 # where a clause after the value begins within its sentence
 _CLAUSE_CUT_RE = re.compile(r"[,;(\[]|\s[-\u2013\u2014]+\s|--")
+
+
+_WORD_BOX_RE = re.compile(
+    r"\\(?:boxed|fbox)\s*\{\s*(?:\\(?:text|textbf|mathrm)\s*\{)?\s*([A-Za-z]+)\s*\}?\s*\}"
+)
+_OR_WORD_RE = re.compile(r"[\s$]*[(\[,;]?\s*or\s+([A-Za-z]+)\b", re.IGNORECASE)
+_RESTATING = frozenset(
+    {"equivalently", "simply", "in", "about", "approximately", "so", "rather", "just", "put"}
+)
+
+
+def _other_word(box: str, after: str) -> bool:
+    """Whether a box holding one word is followed by `or` and another word (`\\boxed{\\text{odd}} (or even)`): a
+    text answer offered beside another (numbers and formulas after `or` are compared by `alternatives_after`)."""
+    word = _WORD_BOX_RE.fullmatch(box.strip())
+    other = _OR_WORD_RE.match(after[:_REACH])
+    return bool(
+        word
+        and other
+        and other.group(1).lower() not in _RESTATING
+        and other.group(1).lower() != word.group(1).lower()
+    )
 
 
 def _final_value(text: str) -> tuple[int, int, bool] | None:
@@ -285,7 +308,9 @@ def unasserted(text: str) -> str | None:
         withdraws(c) for c in _CLAUSE_CUT_RE.split(post)[1:] if not _VALUE_RE.search(c)
     ):
         return "withdrawn"  # `\\boxed{7}. Just kidding.`, `\\boxed{7}, which is wrong.`, `\\boxed{7} (just kidding)`
-    if sole and _HEDGED_AFTER_RE.match(text[end : end + _REACH]):
+    if sole and (
+        _HEDGED_AFTER_RE.match(text[end : end + _REACH]) or _other_word(text[start:end], text[end:])
+    ):
         return "hedged"  # (read past the sentence's end: `[alt. 8]`)
     if not sole or _VALUE_RE.search(text, end + len(post) + len(stop)):
         # `\\boxed{8} (Note that \\boxed{7} would be wrong.)`, `is it \\boxed{20}? No: 24.`: the reply states
