@@ -372,3 +372,10 @@ def test_huge_constant_product_is_refused_fast(verifier: MathVerifier) -> None:
     assert (
         verdict.reason == "timeout" and time.perf_counter() - start < 1.0
     )  # refused by size, never computed
+
+
+def test_tail_after_an_unclosed_dollar_keeps_its_window(verifier: MathVerifier) -> None:
+    # an unescaped currency sign before the window opens no span: the last value after it is still read
+    pred = "It costs $5 to start. " + "We keep adding the numbers. " * 400 + "So the total is 12"
+    details = _verdict(verifier, pred, "12", "correct")
+    assert details["extracted"] == "12"

@@ -107,13 +107,13 @@ def _tail(text: str) -> str:
     opened = ""  # the `$` or `$$` that opened the span the window would start in
     for m in _DOLLAR_RE.finditer(head):
         opened = "" if m.group() == opened else opened or m.group()
-    if opened:
+    if opened:  # a `$` that never closes (an unescaped currency sign `$5`) opens no span: the window stays
         close = text.find(opened, start)
-        start = close + len(opened) if close >= 0 else len(text)
+        start = close + len(opened) if close >= 0 else start
     for opener, closer in (("\\(", "\\)"), ("\\[", "\\]")):
         if head.rfind(opener) > head.rfind(closer):  # inside `\\(...\\)` or `\\[...\\]`
             close_at = text.find(closer, start)
-            start = max(start, close_at + len(closer) if close_at >= 0 else len(text))
+            start = max(start, close_at + len(closer) if close_at >= 0 else start)
     return text[start:]
 
 
