@@ -295,6 +295,7 @@ def test_a_set_in_braces_in_prose(verifier: MathVerifier) -> None:
         ("So the product is 6 × 7", "7"),
         ("The value is log₂ 8.", "8"),  # a function's argument
         ("The ratio is x/3.", "3"),
+        ("The ratio is x⁄3.", "3"),  # a fraction slash (U+2044)
         ("The total is 4 + x.", "4"),  # an operand before its operator
     ],
 )
@@ -341,3 +342,10 @@ def test_a_chain_of_equalities_is_one_value(verifier: MathVerifier) -> None:
 def test_a_number_not_assigned_before_an_assignment_offers_nothing(verifier: MathVerifier) -> None:
     # `After step 3, x = 5.`: 3 numbers a step, it is no value assigned, so x = 5 stands alone
     assert _verdict(verifier, _STEPS + "After step 3, x = 5.", "5", "correct")["extracted"] == "5"
+
+
+def test_a_fraction_slash_and_a_plus_minus_belong_to_the_number(verifier: MathVerifier) -> None:
+    _verdict(verifier, _STEPS + "So we get 5⁄2.", "\\frac{5}{2}", "correct")
+    assert _verdict(verifier, _STEPS + "So we get 5⁄2.", "2", "wrong")["extracted"] == "5⁄2"  # never the 2
+    _verdict(verifier, _STEPS + "So x = ±2.", "2, -2", "correct")
+    assert _verdict(verifier, _STEPS + "So x = ±2.", "2", "wrong")["extracted"] == "±2"  # both signs, not 2
