@@ -349,3 +349,19 @@ def test_a_fraction_slash_and_a_plus_minus_belong_to_the_number(verifier: MathVe
     assert _verdict(verifier, _STEPS + "So we get 5⁄2.", "2", "wrong")["extracted"] == "5⁄2"  # never the 2
     _verdict(verifier, _STEPS + "So x = ±2.", "2, -2", "correct")
     assert _verdict(verifier, _STEPS + "So x = ±2.", "2", "wrong")["extracted"] == "±2"  # both signs, not 2
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Ответ — 10 км/ч.",
+        "Die Antwort lautet 10.",
+        "よって、答えは 10 です。",
+        "Итак, ответ равен 10.",
+        "La réponse finale est 10.",
+    ],
+)
+def test_more_answer_phrases_in_other_languages(verifier: MathVerifier, line: str) -> None:
+    pred = "Проверка: $2 + 3 = 5$.\n" + line
+    assert _verdict(verifier, pred, "10", "correct")["method"] == "final_answer"
+    _verdict(verifier, pred, "5", "wrong")

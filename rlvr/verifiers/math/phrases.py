@@ -42,13 +42,13 @@ from rlvr.verifiers.math.vocab import (
 )
 
 # an answer phrase: English, a sentence of another language (`vocab.ANSWER_SENTENCES`), or a label of any
-# language followed by a colon, full-width too (`vocab.ANSWER_LABELS`: `Ответ: 10`, `**答：** 7`); a label is a
-# word of its own, not the end of another (`回答：` is a reply, not an answer line), except the few of scripts
-# written without spaces (`vocab.ANSWER_LABELS_GLUED`: `最终答案：7`, `所以答案是七`)
+# language followed by a colon, full-width too, or a dash (`vocab.ANSWER_LABELS`: `Ответ: 10`, `**答：** 7`,
+# `Ответ — 10`); a label is a word of its own, not the end of another (`回答：` is a reply, not an answer
+# line), except the few of scripts written without spaces (`vocab.ANSWER_LABELS_GLUED`: `最终答案：7`)
 _OTHER_SENTENCES = r"(?<![^\W\d_])(?:" + "|".join(ANSWER_SENTENCES) + r")|" + "|".join(ANSWER_SENTENCES_GLUED)
 _OTHER_LABELS = (
     r"(?:(?<![^\W\d_])(?:" + "|".join(ANSWER_LABELS) + r")|" + "|".join(ANSWER_LABELS_GLUED) + r")"
-    r"(?![^\W\d_])[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a](?:[ \t]*(?:\*\*|__))?"
+    r"(?![^\W\d_])[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|[\u2014\u2013](?=[ \t]))(?:[ \t]*(?:\*\*|__))?"
 )
 _PHRASE_RE = re.compile(
     r"(?:final[\s_]+answer[\"']?\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:"

@@ -485,8 +485,8 @@ DENIAL_CUES = (
 #: Sentences that state the answer ("the answer is 12", "la réponse est 12", "答案是 12"); English is the
 #: `answer is` / `answer:` form of `phrases._PHRASE_RE` itself.
 ANSWER_SENTENCES = (
-    r"die\s+antwort\s+ist", r"la\s+r[ée]ponse\s+est", r"la\s+respuesta\s+es", r"a\s+resposta\s+[ée]",
-    r"la\s+risposta\s+[èe]",
+    r"die\s+antwort\s+(?:ist|lautet)", r"la\s+r[ée]ponse(?:\s+finale)?\s+est", r"la\s+respuesta\s+es",
+    r"a\s+resposta\s+[ée]", r"la\s+risposta\s+[èe]", r"ответ\s+(?:равен|равна|равно)",
 )  # fmt: skip
 #: Labels that open an answer line when a colon (`:` or the full-width `：`) follows them (`Ответ: 10 км/ч`,
 #: `答：这个数是 7`, `Réponse : 30`, `**Đáp số:** 4`): a closed list, one word (or two) per language.
@@ -499,7 +499,7 @@ ANSWER_LABELS = (
 )  # fmt: skip
 #: The same in scripts written without spaces, read even right after other letters (`所以答案是七`, `最终答案：7`):
 #: sentences, then labels.
-ANSWER_SENTENCES_GLUED = ("答案是", "答案为", "答案為")
+ANSWER_SENTENCES_GLUED = ("答案是", "答案为", "答案為", "答えは", "정답은")
 ANSWER_LABELS_GLUED = ("答案", "答え", "정답")
 #: Words of other languages that qualify a number before them in an answer line (`Ответ: около 10`, `答：约 10`):
 #: about, at least, at most, more or fewer than, not (the English ones are `QUALIFIERS_BEFORE`).
