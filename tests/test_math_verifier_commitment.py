@@ -75,6 +75,19 @@ UNASSERTED = [
     (r"The answer is likely 7.", "hedged"),
     (r"The answer is in the ballpark of 7.", "approximate"),
     (r"$\boxed{7}$ (give or take)", "approximate"),
+    # the same shapes in other scripts and marks: CJK full stops end a sentence, `？`/`吗` ask
+    ("$\\boxed{7}$。不对。", "withdrawn"),
+    ("答案是 $\\boxed{7}$。不对，我算错了。", "withdrawn"),
+    ("Ответ: $\\boxed{7}$. Неверно.", "withdrawn"),
+    ("$\\boxed{7}$. Non, c'est faux.", "withdrawn"),
+    ("$\\boxed{7}$。いいえ、違います。", "withdrawn"),
+    ("$\\boxed{7}$ \u274c", "withdrawn"),
+    ("$\\boxed{7}$\n\nEdit: this is wrong.", "withdrawn"),
+    ("假设答案是 $\\boxed{7}$。", "supposed"),
+    ("如果答案是 $\\boxed{7}$，那么和是偶数。", "supposed"),
+    ("Angenommen, die Antwort ist $\\boxed{7}$.", "supposed"),
+    ("答案是 $\\boxed{7}$ 吗？", "asked"),
+    ("答案是 $\\boxed{7}$ 吗", "asked"),  # the particle asks without a question mark
 ]
 
 
@@ -115,6 +128,9 @@ ASSERTED = [
     (r"The probability is $\boxed{\frac{1}{3}}$, or about 33.3%.", r"\frac13"),  # `or` restating the value
     (r"The answer is $\boxed{\frac{1}{2}}$ (or 0.5).", r"\frac12"),
     (r"$\boxed{\text{odd}}$, or equivalently not even", "odd"),
+    ("所以答案是 $\\boxed{7}$。不难验证。", "7"),  # 不 opens a word here, no interjection
+    ("如果把它们加起来，就得到 $\\boxed{7}$。", "7"),  # the consequent of a condition
+    ("La réponse est $\\boxed{7}$. Non négligeable.", "7"),
     (r"So the answer is $\boxed{7}$. Let me double-check: $3 + 4 = 7$. Yes.", "7"),
     (r"So the answer is $\boxed{7}$. Never mind the units, they cancel.", "7"),
     (r"So the answer is $\boxed{7}$. I hope it is correct.", "7"),

@@ -39,7 +39,7 @@ from rlvr.verifiers.math.boxes import outer_boxes
 _REACH = 400
 
 # a sentence ends at `.`/`!`/`?` before a space or the end (so not inside `2.5`), or at a line break
-_SENTENCE_END_RE = re.compile(r"[.!?]+(?=[\s)\]]|$)|\n")
+_SENTENCE_END_RE = re.compile(r"[.!?]+(?=[\s)\]]|$)|[\u3002\uff01\uff1f]+|\n")  # CJK full stops end one too
 # any value: a box, a math span, a digit
 _VALUE_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[|\d")
 _LAST_VALUE_RE = re.compile(r"\$[^$\n]{1,200}\$|\\\(.{1,200}?\\\)|-?\d+(?:\.\d+)?")
@@ -59,13 +59,24 @@ _SUPPOSITION_RE = re.compile(
 # a sentence adverb that makes the whole sentence a supposition, up to a turn (`Hypothetically, the answer is 7`)
 _HYPOTHETICAL_RE = re.compile(
     r"(?:hypothetically|theoretically|in\s+theory|for\s+the\s+sake\s+of\s+(?:argument|contradiction)"
-    r"|(?:just\s+)?as\s+a\s+(?:guess|placeholder|hypothesis))\b",
+    r"|(?:just\s+)?as\s+a\s+(?:guess|placeholder|hypothesis)"
+    # `Angenommen, ...`, `Supposons que ...`, `Предположим, что ...`: a comma does not end these
+    r"|angenommen|supposons|admettons|supongamos|suponhamos|\u043f\u0440\u0435\u0434\u043f\u043e\u043b\u043e\u0436\u0438\u043c"
+    r"|\u0434\u043e\u043f\u0443\u0441\u0442\u0438\u043c)\b",
     re.IGNORECASE,
 )
 _TURN_RE = re.compile(r"\b(?:but|however|actually|in\s+fact|so|therefore|thus|hence)\b", re.IGNORECASE)
 # what ends the supposition and opens its consequent: a comma, `then`, a colon, `we get`, `this gives`
+# the same in other languages (CJK openers have no word boundary after them)
+_SUPPOSITION_OTHER_RE = re.compile(
+    r"(?:\u5047\u8bbe|\u5047\u5982|\u5982\u679c|\u82e5|\u8bbe|\u4eee\u306b|\u3082\u3057)"  # 假设 假如 如果 若 设 仮に もし
+    r"|(?:supposons|admettons|si|angenommen|wenn|falls|nehmen\s+wir\s+an|\u043f\u0440\u0435\u0434\u043f\u043e\u043b"
+    r"\u043e\u0436\u0438\u043c|\u0435\u0441\u043b\u0438|\u0434\u043e\u043f\u0443\u0441\u0442\u0438\u043c|supongamos"
+    r"|suponha|suponhamos|se)\b",  # ... предположим если допустим
+    re.IGNORECASE,
+)
 _CONSEQUENT_RE = re.compile(
-    r"[,;:]|\bthen\b|\b(?:we|you|i)\s+(?:get|have|obtain|find|see)\b|\b(?:this|that|it)\s+(?:gives|yields)\b",
+    r"[,;:\uff0c\uff1b\uff1a\u3001]|\u90a3\u4e48|\u5219|\bthen\b|\b(?:we|you|i)\s+(?:get|have|obtain|find|see)\b|\b(?:this|that|it)\s+(?:gives|yields)\b",
     re.IGNORECASE,
 )
 # a negation over the clause that states the value: `It is false that`, `cannot conclude that`, `cannot have`
@@ -98,7 +109,7 @@ _JUDGED_AFTER_RE = re.compile(
     # (up to a relative or causal clause: `7 is the only solution that is not extraneous` judges another)
     r"|^(?:(?!\b(?:that|which|who|since|because|as|where|when|whereas)\b)[^,;:(])*?\b(?:wrong|incorrect|invalid|impossible|false|ruled\s+out|excluded|rejected|fail(?:s|ed)?"
     r"|too\s+(?:large|small|big|high|low|many|few|much)|naive|contradict\w*|violat\w*|extraneous|mistaken"
-    r"|trap|distractor|decoy|red\s+herring|(?:first|initial|naive|wild|rough)\s+guess|tempting)\b"
+    r"|trap|distractor|decoy|red\s+herring|careless|sloppy|(?:first|initial|naive|wild|rough)\s+guess|tempting)\b"
     r"|^[\s$})\]]*(?:would\b|if\b|unless\b|provided\b|assuming\b)",  # `7 would be the answer if`, `7 if ...`
     re.IGNORECASE,
 )
@@ -128,6 +139,7 @@ _APPROX_AFTER_RE = re.compile(
     re.IGNORECASE,
 )
 _ASKED_AFTER_RE = re.compile(r"^[\s$}]*\(\s*\?\s*\)")
+_ASKED_PARTICLE_RE = re.compile(r"^[\s$}]*(?:\u5417|\u5462|\u304b)\s*$")  # 吗 呢 か: a question in CJK
 
 # --- a later sentence with no value that withdraws the statement before it. Its head, after interjections and
 # sentence adverbs, is one of four closed shapes: a negative interjection standing alone (`Nope.`, `Just kidding.`);
@@ -136,13 +148,21 @@ _ASKED_AFTER_RE = re.compile(r"^[\s$}]*\(\s*\?\s*\)")
 # Doubt alone (`I'm not sure.`, `\\boxed{12} (I'm not sure)`) offers no other value and withdraws nothing: the
 # recorded policy (disagreements.yaml, round-2 hedge#11).
 _LEAD = (
-    r"^[\s\-\u2013\u2014(\[*_]*(?:(?:hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um|erm|sorry|haha|lol|no|nope"
-    r"|obviously|clearly|again|yeah)\b[\s,.!\-\u2013\u2014]*)*"
+    r"^[\s\-\u2013\u2014(\[*_<\u2190]*(?:(?:hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um|erm|sorry|haha|lol|no"
+    r"|nope|obviously|clearly|again|yeah|edit|update|p\.?\s?s|non|nein|\u043d\u0435\u0442|n\u00e3o"  # нет
+    r"|\u3044\u3044\u3048|\u4e0d\u5bf9|\u4e0d|\uc544\ub2c8)\b[\s,.!:\-\u2013\u2014\uff0c\u3001\uff1a]*)*"  # いいえ 不对 不 아니
 )
 _ALONE = (
     r"no|nope|nah|not|wrong(?:\s+answer)?|incorrect|invalid|false|oops|whoops|jk|(?:just\s+)?(?:kidding|joking)"
     r"|psych|never\s*mind|retracted|not\s+(?:really|quite|so)|april\s+fools|no\s+wait"
-    r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?"
+    r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?|or\s+not|/s|[\u2717\u2718\u274c]"
+    r"|non|nein|\u043d\u0435\u0442|n\u00e3o|\u3044\u3044\u3048|\u4e0d|\uc544\ub2c8"  # нет いいえ 不 아니
+    # the same alone in other languages: 不对 错了 不正确 错误 / неверно неправильно / faux / falsch / incorrecto falso
+    # / errado incorreto / 違う 違います 間違い / 틀렸다 틀렸어요; and admissions: 我算错了 我错了
+    r"|\u4e0d\u5bf9|\u9519\u4e86|\u4e0d\u6b63\u786e|\u9519\u8bef|\u6211\u7b97\u9519\u4e86|\u6211\u9519\u4e86|\u7b97\u9519\u4e86"
+    r"|\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e"
+    r"|(?:c'est\s+)?faux|falsch|(?:es\s+)?incorrecto|falso|(?:est\u00e1\s+)?errado|incorreto"
+    r"|\u9055\u3046|\u9055\u3044\u307e\u3059|\u9593\u9055\u3044|\ud2c0\ub838\ub2e4|\ud2c0\ub838\uc5b4\uc694"
 )
 _ABOUT = (  # what a judgement is about: the statement before it
     r"(?:this|that|it|which|the\s+above|(?:the|my|this|that)\s+(?:answer|result|value|solution|computation"
@@ -169,7 +189,8 @@ _ADMITTED = (
     r"|made\s+an?\s+(?:mistake|error))|my\s+(?:mistake|bad|error))(?:\s+\w+){0,2}"
 )
 _WITHDRAWAL_RE = re.compile(
-    _LEAD + r"(?:" + "|".join((_ALONE, _RETRACTED, _ADMITTED)) + r")[\s.!?)\]*_]*$", re.IGNORECASE
+    _LEAD + r"(?:" + "|".join((_ALONE, _RETRACTED, _ADMITTED)) + r")[\s.!?)\]}*_\u3002\uff01]*$",
+    re.IGNORECASE,
 )
 _JUDGEMENT_RE = re.compile(_LEAD + _JUDGED, re.IGNORECASE)
 # a revision announced and never made (`Let me reconsider.` as the reply's last words) leaves nothing committed
@@ -279,7 +300,7 @@ def _withdrawn_after(text: str, pos: int) -> bool:
     """Whether a sentence with no value after `pos` withdraws what was stated (stops at the first value), or
     the reply ends on a revision it announced (`Let me reconsider.`)."""
     announced = False
-    for m in re.finditer(r"[^.!?\n]+[.!?]*", text[pos:]):
+    for m in re.finditer(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]*", text[pos:]):
         sentence = m.group().strip()
         if not sentence:
             continue
@@ -305,7 +326,7 @@ def unasserted(text: str) -> str | None:
     start, end, sole = found
     pre, post, stop = _sentence_around(text, start, end)
     if _withdrawn_after(text, end + len(post)) or any(
-        withdraws(c) for c in _CLAUSE_CUT_RE.split(post)[1:] if not _VALUE_RE.search(c)
+        withdraws(c) for c in _CLAUSE_CUT_RE.split(post.lstrip("$} ")) if not _VALUE_RE.search(c)
     ):
         return "withdrawn"  # `\\boxed{7}. Just kidding.`, `\\boxed{7}, which is wrong.`, `\\boxed{7} (just kidding)`
     if sole and (
@@ -316,9 +337,9 @@ def unasserted(text: str) -> str | None:
         # `\\boxed{8} (Note that \\boxed{7} would be wrong.)`, `is it \\boxed{20}? No: 24.`: the reply states
         # other values; which one answers is for the other rules to weigh
         return None
-    if "?" in stop or _ASKED_AFTER_RE.match(post):
+    if "?" in stop or "\uff1f" in stop or _ASKED_AFTER_RE.match(post) or _ASKED_PARTICLE_RE.match(post):
         return "asked"
-    opener = _SUPPOSITION_RE.match(pre)
+    opener = _SUPPOSITION_RE.match(pre) or _SUPPOSITION_OTHER_RE.match(pre)
     if opener is not None and not _CONSEQUENT_RE.search(pre, opener.end()):
         return "supposed"
     adverb = _HYPOTHETICAL_RE.match(pre)
