@@ -131,6 +131,7 @@ ASSERTED = [
     ("所以答案是 $\\boxed{7}$。不难验证。", "7"),  # 不 opens a word here, no interjection
     ("如果把它们加起来，就得到 $\\boxed{7}$。", "7"),  # the consequent of a condition
     ("La réponse est $\\boxed{7}$. Non négligeable.", "7"),
+    ("Se obtiene $\\boxed{7}$.", "7"),  # Spanish `se` is a pronoun, not Portuguese `if`
     (r"So the answer is $\boxed{7}$. Let me double-check: $3 + 4 = 7$. Yes.", "7"),
     (r"So the answer is $\boxed{7}$. Never mind the units, they cancel.", "7"),
     (r"So the answer is $\boxed{7}$. I hope it is correct.", "7"),

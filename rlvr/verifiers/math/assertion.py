@@ -72,7 +72,7 @@ _SUPPOSITION_OTHER_RE = re.compile(
     r"(?:\u5047\u8bbe|\u5047\u5982|\u5982\u679c|\u82e5|\u8bbe|\u4eee\u306b|\u3082\u3057)"  # 假设 假如 如果 若 设 仮に もし
     r"|(?:supposons|admettons|si|angenommen|wenn|falls|nehmen\s+wir\s+an|\u043f\u0440\u0435\u0434\u043f\u043e\u043b"
     r"\u043e\u0436\u0438\u043c|\u0435\u0441\u043b\u0438|\u0434\u043e\u043f\u0443\u0441\u0442\u0438\u043c|supongamos"
-    r"|suponha|suponhamos|se)\b",  # ... предположим если допустим
+    r"|suponha|suponhamos)\b",  # ... предположим если допустим (not `se`: Spanish `Se obtiene 7` asserts)
     re.IGNORECASE,
 )
 _CONSEQUENT_RE = re.compile(
