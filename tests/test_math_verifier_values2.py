@@ -379,3 +379,18 @@ def test_tail_after_an_unclosed_dollar_keeps_its_window(verifier: MathVerifier) 
     pred = "It costs $5 to start. " + "We keep adding the numbers. " * 400 + "So the total is 12"
     details = _verdict(verifier, pred, "12", "correct")
     assert details["extracted"] == "12"
+
+
+# ---- the asked quantity with its sides swapped (`7 = m + n`) is read as `m + n = 7`; a condition never is
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"The answer is $\boxed{7 = m+n}$.", "7", "correct"),
+        (r"The answer is $\boxed{7 = m+n}$.", "8", "wrong"),
+        (r"$\boxed{0 = x - 7}$", "0", "wrong"),  # a condition on x: not the value 0
+        (r"$\boxed{0 = x - 7}$", "7", "wrong"),
+        (r"$\boxed{7 = 2x}$", "7", "wrong"),  # one unknown: a condition to solve
+    ],
+)
+def test_swapped_asked_quantity(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)

@@ -70,6 +70,9 @@ def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
     if isinstance(pred, Equation):
         # `x = 5` for `5`; `n = 1, 2` for `1, 2`; `\det(A) = -2` for `-2`; `m + n = 7` for `7`
         labelled = is_label(pred.lhs) or asked_quantity(pred)
+        swapped = Equation(pred.rhs, pred.lhs)  # `7 = m + n` is `m + n = 7` with its sides swapped
+        if not labelled and asked_quantity(swapped):
+            return answers_equal(gold, pred.lhs, opts)
         return labelled and answers_equal(gold, pred.rhs, opts)
     if isinstance(gold, Scalar):
         if not isinstance(pred, Scalar):
