@@ -394,3 +394,18 @@ def test_tail_after_an_unclosed_dollar_keeps_its_window(verifier: MathVerifier) 
 )
 def test_swapped_asked_quantity(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     _verdict(verifier, pred, gold, reason)
+
+
+# ---- an assignment arrow after one name (`x \leftarrow 7`) assigns; any other arrow is no answer
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        (r"The answer is $\boxed{x \leftarrow 7}$.", "7", "correct"),
+        (r"The answer is $\boxed{x \leftarrow 7}$.", "8", "wrong"),
+        (r"$\boxed{x \gets 7}$", "7", "correct"),
+        (r"$\boxed{7 \leftarrow x}$", "7", "wrong"),
+    ],
+)
+def test_assignment_arrow(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    details = _verdict(verifier, pred, gold, reason)
+    assert details.get("parsed", "x = 7") == "x = 7"

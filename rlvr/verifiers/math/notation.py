@@ -56,6 +56,8 @@ _ORDER_COMMANDS = {
 _ORDER_COMMAND_RE = re.compile(r"\\(" + "|".join(_ORDER_COMMANDS) + r")(?![a-zA-Z])")
 _PLAIN_FORMS = (
     (re.compile(r":="), "="),
+    # pseudo-code's assignment after one name (`x \\leftarrow 7`, `x \\gets 7`) assigns as `:=` does
+    (re.compile(r"^(\s*[A-Za-z]\s*)\\(?:leftarrow|gets)(?![a-zA-Z])"), r"\1="),
     (re.compile(r"\\sqrt\s*\[\s*\]"), "\\\\sqrt"),
     (re.compile(r"\{:\}"), ":"),
 )
