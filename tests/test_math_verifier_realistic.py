@@ -8,7 +8,7 @@ import pytest
 
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.atoms import minus_signs
-from rlvr.verifiers.math.markup import money_dollars, struck_out
+from rlvr.verifiers.math.markup import money_dollars, struck_out, table_total
 from rlvr.verifiers.math.phrases import _concluding_number
 
 
@@ -365,3 +365,20 @@ def test_more_answer_phrases_in_other_languages(verifier: MathVerifier, line: st
     pred = "Проверка: $2 + 3 = 5$.\n" + line
     assert _verdict(verifier, pred, "10", "correct")["method"] == "final_answer"
     _verdict(verifier, pred, "5", "wrong")
+
+
+# ---- a markdown table that ends the reply with a total row states that total
+_TABLE = "| Quantity | Value |\n|---|---|\n| Apples | $3 \\times \\$2 = \\$6$ |\n| Pears | $4 \\times \\$1.50 = \\$6$ |\n"
+
+
+def test_a_table_total_row(verifier: MathVerifier) -> None:
+    pred = _TABLE + "| ~~Total~~ | ~~\\$10~~ |\n| **Total** | **\\$12** |"
+    assert _verdict(verifier, pred, "12", "correct")["method"] == "conclusion"
+    _verdict(verifier, pred, "6", "wrong")  # a row's formula is a step
+    _verdict(verifier, pred, "10", "wrong")  # the struck-out total states nothing
+
+
+def test_a_table_without_a_total_row_states_no_total(verifier: MathVerifier) -> None:
+    pred = _TABLE + "| Plums | 12 |"  # the last row is one more item, not the answer
+    assert table_total(pred) is None
+    assert verifier.verify(pred, "12").details.get("method") != "conclusion"

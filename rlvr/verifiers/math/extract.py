@@ -50,7 +50,7 @@ from rlvr.verifiers.math.commitment import (
     screen,
 )
 from rlvr.verifiers.math.contested import contested
-from rlvr.verifiers.math.markup import asides_removed, money_dollars, struck_out
+from rlvr.verifiers.math.markup import asides_removed, money_dollars, struck_out, table_total
 from rlvr.verifiers.math.phrases import (
     _CONCLUSION_RE,
     _NEGATED_RE,
@@ -378,6 +378,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                     : aside.start()
                 ]  # `... $120^\\circ$. (The exterior angle is $60^\\circ$.)`: an aside
             spans = list(_MATH_SPAN_RE.finditer(tail))
+            total = table_total(tail) if spans else None
+            if total is not None:  # `| **Total** | **\$12** |` after the rows' formulas: the table's answer
+                return Extraction(total, "conclusion")
             stated = stated_after_formula(tail[spans[-1].end() :]) if spans else None
             if stated is not None:  # `... arrange $3$ books is **12**.`: the formula restates the question
                 return Extraction(stated, "conclusion")

@@ -11,6 +11,9 @@ value outside it.
 A bare `$` before a number in prose is money (`she had $245.\\nAfter buying the $180 bike, she had $65 left.`):
 when the text up to the next `$` is prose or crosses a line, or that `$` opens the next amount (`$20 - $12`),
 the first `$` opens no formula; it is written `\\$`, as LaTeX writes a dollar sign, so no span pairs across it.
+
+A markdown table that ends a reply with a row labelled as its total or answer (`| **Total** | **\\$12** |`)
+states that row's value; the formulas of the rows above it are steps.
 """
 
 from __future__ import annotations
@@ -92,3 +95,20 @@ def money_dollars(text: str) -> str:
     for pos in reversed(money):
         text = text[:pos] + "\\" + text[pos:]
     return text
+
+
+# the last row of a markdown table that closes a reply, labelled as its total or answer (`| **Total** | **$12** |`)
+_TOTAL_ROW_RE = re.compile(
+    r"\n[ \t]*\|[ \t]*(?:\*\*|__)?[ \t]*(?i:total|sum|answer|result|final(?:\s+answer)?)[ \t]*(?:\*\*|__)?[ \t]*:?"
+    r"[ \t]*\|([^|\n]*)\|[ \t]*\Z"
+)
+
+
+def table_total(text: str) -> str | None:
+    """The value cell of a markdown table's last row when the reply ends with it and it is labelled as the
+    total or the answer (`| **Total** | **\\$12** |`): a row of the table the model filled in last; else None."""
+    m = _TOTAL_ROW_RE.search(text.rstrip()[-300:])
+    if m is None:
+        return None
+    cell = m.group(1).strip().strip("*_").strip()
+    return cell if cell and "$" not in cell.replace("\\$", "") else None
