@@ -409,3 +409,19 @@ def test_swapped_asked_quantity(verifier: MathVerifier, pred: str, gold: str, re
 def test_assignment_arrow(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     details = _verdict(verifier, pred, gold, reason)
     assert details.get("parsed", "x = 7") == "x = 7"
+
+
+# ---- an infinite series is the value sympy sums it to; a divergent one is no finite value
+@pytest.mark.parametrize(
+    ("pred", "gold", "want"),
+    [
+        (r"\boxed{\sum_{k=0}^{\infty} 2^{-k}}", "2", True),
+        (r"\boxed{\sum_{k=0}^{\infty} 2^{-k}}", "3", False),
+        (r"\boxed{\sum_{k=1}^{\infty} \frac{1}{k^2}}", r"\frac{\pi^2}{6}", True),
+        (r"\boxed{\sum_{k=1}^{\infty} \frac{1}{k^2}}", r"\frac{\pi^2}{5}", False),
+        (r"\boxed{\sum_{k=1}^{\infty} k}", "2", False),  # divergent: never a finite gold
+    ],
+)
+def test_an_infinite_series_is_its_sum(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
+    verdict = verifier.verify(pred, gold)  # summed by sympy (the killable stage outside in-process mode)
+    assert verdict.passed is want and verdict.reason == ("correct" if want else "wrong"), verdict

@@ -317,8 +317,10 @@ def _nodes_equal(gs: Scalar, gk: str, g: Node, ps: Scalar, pk: str, p: Node, opt
         except (ev.NotNumeric, ev.TooBig):
             pass
         raise Undecidable("values too large to compare within the evaluation bounds")
-    # a limit at infinity (`\\lim_{n \\to \\infty}`) has a value of its own, decided by sympy below
-    if ("const", "oo") in constants(g) | constants(p) and not (has_kind(g, {"lim"}) or has_kind(p, {"lim"})):
+    # a limit at infinity (`\\lim_{n \\to \\infty}`) or a series to infinity has a value of its own, decided by
+    # sympy below (which sums the series; a divergent one stays infinite and is no value)
+    bounded = {"lim", "sum", "prod"}
+    if ("const", "oo") in constants(g) | constants(p) and not (has_kind(g, bounded) or has_kind(p, bounded)):
         return False  # infinities only equal when written the same (checked above)
     free = free_symbols(g) | free_symbols(p)
     if free and (has_kind(g, _FINITE) or has_kind(p, _FINITE)):

@@ -112,7 +112,10 @@ def to_sympy(node: Node) -> sympy.Expr:
         return sympy.Function(node[1])(*(to_sympy(a) for a in node[2]))
     if kind in ("sum", "prod"):
         op = sympy.Sum if kind == "sum" else sympy.Product
-        return op(to_sympy(node[1]), (_symbol(node[2]), to_sympy(node[3]), to_sympy(node[4])))
+        series = op(to_sympy(node[1]), (_symbol(node[2]), to_sympy(node[3]), to_sympy(node[4])))
+        # an infinite series is a value only once summed (2^{-k} from 0 is 2); a divergent or unsummable one
+        # keeps its oo, which `sympy_equal` then refuses as no value
+        return series.doit() if series.has(sympy.oo, -sympy.oo) else series
     if kind == "lim":
         point = to_sympy(node[3])
         # two-sided where the point is finite: a limit that differs from the left and right does not exist
