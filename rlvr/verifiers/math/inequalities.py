@@ -9,24 +9,35 @@ from fractions import Fraction
 from rlvr.verifiers.math import evaluate as ev
 from rlvr.verifiers.math.tree import Node, free_symbols, to_text
 
+# points on both sides of 0 and off the integers: `|x| - 3` is linear on 0, 1, 2 but not on -1 or -7/3
+_POINTS = [Fraction(k) for k in (0, 1, 2, -1, -2, 5)] + [Fraction(1, 2), Fraction(-7, 3), Fraction(13, 7)]
 
-def linear_bound(left: Node, right: Node, op: str) -> tuple[str, Node, str] | None:
-    """Solve `left op right` for its one variable if it is linear with an exact coefficient: (var, bound, op)."""
+
+def _sampled_difference(left: Node, right: Node) -> tuple[list[Fraction], list[Fraction]] | None:
+    """`left - right` of one variable at `_POINTS`, exact and real: (points, values); None otherwise."""
     names = free_symbols(left) | free_symbols(right)
     if len(names) != 1:
         return None
     (name,) = names
     diff: Node = ("add", (left, ("neg", right)))
-    # points on both sides of 0 and off the integers: `|x| - 3` is linear on 0, 1, 2 but not on -1 or -7/3
-    points = [Fraction(k) for k in (0, 1, 2, -1, -2, 5)] + [Fraction(1, 2), Fraction(-7, 3), Fraction(13, 7)]
     try:
-        values = [ev.exact_value(diff, {name: k}) for k in points]
+        values = [ev.exact_value(diff, {name: k}) for k in _POINTS]
     except (ev.NotExact, ev.TooBig, ArithmeticError):
         return None
     if any(v[1] for v in values):
         return None
-    b, a = values[0][0], values[1][0] - values[0][0]
-    if a == 0 or any(v[0] != a * k + b for k, v in zip(points, values)):
+    return _POINTS, [v[0] for v in values]
+
+
+def linear_bound(left: Node, right: Node, op: str) -> tuple[str, Node, str] | None:
+    """Solve `left op right` for its one variable if it is linear with an exact coefficient: (var, bound, op)."""
+    sampled = _sampled_difference(left, right)
+    if sampled is None:
+        return None
+    points, values = sampled
+    (name,) = free_symbols(left) | free_symbols(right)
+    b, a = values[0], values[1] - values[0]
+    if a == 0 or any(v != a * k + b for k, v in zip(points, values)):
         return None
     bound = -b / a
     if a < 0:
@@ -161,22 +172,14 @@ def _rational_sqrt(q: Fraction) -> Fraction | None:
 def quadratic_set(left: Node, right: Node, op: str) -> str | None:
     """`left op right` as the set of its one variable, as text, when `left - right` is a quadratic with exact
     coefficients and rational roots (`x^2 < 4` -> `(-2, 2)`, `x(x-1) > 0` -> two rays); None otherwise."""
-    names = free_symbols(left) | free_symbols(right)
-    if len(names) != 1 or op not in ("lt", "le", "gt", "ge"):
+    sampled = _sampled_difference(left, right) if op in ("lt", "le", "gt", "ge") else None
+    if sampled is None:
         return None
-    (name,) = names
-    diff: Node = ("add", (left, ("neg", right)))
-    points = [Fraction(k) for k in (0, 1, 2, -1, -2, 5)] + [Fraction(1, 2), Fraction(-7, 3), Fraction(13, 7)]
-    try:
-        values = [ev.exact_value(diff, {name: k}) for k in points]
-    except (ev.NotExact, ev.TooBig, ArithmeticError):
-        return None
-    if any(v[1] for v in values):
-        return None
-    f0, f1, f2 = (v[0] for v in values[:3])
+    points, values = sampled
+    f0, f1, f2 = values[:3]
     a = (f2 - 2 * f1 + f0) / 2
     b, c = f1 - f0 - a, f0
-    if a == 0 or any(v[0] != a * k * k + b * k + c for k, v in zip(points, values)):
+    if a == 0 or any(v != a * k * k + b * k + c for k, v in zip(points, values)):
         return None  # linear (solved elsewhere) or no quadratic at all (`1/x`, `e^x`)
     if a < 0:  # make the leading coefficient positive: `-x^2 > -4` is `x^2 < 4`
         a, b, c, op = -a, -b, -c, {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}[op]
