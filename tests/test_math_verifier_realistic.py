@@ -50,7 +50,7 @@ def test_an_en_dash_between_numbers_is_a_range_not_a_sign(verifier: MathVerifier
     assert _verdict(verifier, "The answer is 5–7.", "-2", "wrong")["extracted"] == "5 to 7"  # never 5 - 7
 
 
-# ---- answer lines in other languages (a closed vocabulary, `vocab.ANSWER_LABELS`), full-width colons too
+# ---- answer lines in other languages (a closed vocabulary, `phrase_words.ANSWER_LABELS`), full-width colons too
 @pytest.mark.parametrize(
     "pred, right, wrong",
     [

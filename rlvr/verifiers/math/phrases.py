@@ -22,8 +22,7 @@ from rlvr.verifiers.math.commitment import (
     same_value,
     screen,
 )
-from rlvr.verifiers.math.vocab import (
-    ALTERNATIVE_HEDGES,
+from rlvr.verifiers.math.phrase_words import (
     ANSWER_LABELS,
     ANSWER_LABELS_GLUED,
     ANSWER_SENTENCES,
@@ -34,6 +33,9 @@ from rlvr.verifiers.math.vocab import (
     FOREIGN_AND,
     FOREIGN_OR,
     FOREIGN_QUALIFIERS,
+)
+from rlvr.verifiers.math.vocab import (
+    ALTERNATIVE_HEDGES,
     NEGATION_AFTER_PHRASE,
     NUMBER_WORDS,
     QUALIFIERS_BEFORE,
@@ -41,10 +43,10 @@ from rlvr.verifiers.math.vocab import (
     VALUE_WORDS,
 )
 
-# an answer phrase: English, a sentence of another language (`vocab.ANSWER_SENTENCES`), or a label of any
-# language followed by a colon, full-width too, or a dash (`vocab.ANSWER_LABELS`: `Ответ: 10`, `**答：** 7`,
+# an answer phrase: English, a sentence of another language (`phrase_words.ANSWER_SENTENCES`), or a label of any
+# language followed by a colon, full-width too, or a dash (`phrase_words.ANSWER_LABELS`: `Ответ: 10`, `**答：** 7`,
 # `Ответ — 10`); a label is a word of its own, not the end of another (`回答：` is a reply, not an answer
-# line), except the few of scripts written without spaces (`vocab.ANSWER_LABELS_GLUED`: `最终答案：7`)
+# line), except the few of scripts written without spaces (`phrase_words.ANSWER_LABELS_GLUED`: `最终答案：7`)
 _OTHER_SENTENCES = r"(?<![^\W\d_])(?:" + "|".join(ANSWER_SENTENCES) + r")|" + "|".join(ANSWER_SENTENCES_GLUED)
 _OTHER_LABELS = (
     r"(?:(?<![^\W\d_])(?:" + "|".join(ANSWER_LABELS) + r")|" + "|".join(ANSWER_LABELS_GLUED) + r")"

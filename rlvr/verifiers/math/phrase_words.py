@@ -1,0 +1,66 @@
+"""The words that state an answer, in every language replies are written in: answer sentences and labels,
+conclusion openers, qualifiers and the local or/and. `phrases.py` reads them all (split from `vocab.py`)."""
+
+from __future__ import annotations
+
+# ---- Answer phrases in every language the replies are written in: `phrases._PHRASE_RE` reads them all, so
+# every rule that reads an answer phrase (contested answers, revisions, quoted asides) reads these too.
+#: Sentences that state the answer ("the answer is 12", "la réponse est 12", "答案是 12"); English is the
+#: `answer is` / `answer:` form of `phrases._PHRASE_RE` itself.
+ANSWER_SENTENCES = (
+    r"die\s+antwort\s+(?:ist|lautet)", r"la\s+r[ée]ponse(?:\s+finale)?\s+est", r"la\s+respuesta\s+es",
+    r"a\s+resposta\s+[ée]", r"la\s+risposta\s+[èe]", r"ответ\s+(?:равен|равна|равно)",
+)  # fmt: skip
+#: Labels that open an answer line when a colon (`:` or the full-width `：`) follows them (`Ответ: 10 км/ч`,
+#: `答：这个数是 7`, `Réponse : 30`, `**Đáp số:** 4`): a closed list, one word (or two) per language.
+ANSWER_LABELS = (
+    "答", "답",  # Chinese, Japanese, Korean (`回答` is a reply, `解答` and `해답` a solution: not answer lines)
+    "ответ", "відповідь",  # Russian, Ukrainian
+    r"r[ée]ponse(?:\s+finale)?", r"respuesta(?:\s+final)?", r"resposta(?:\s+final)?", r"risposta(?:\s+finale)?",
+    "antwort", "antwoord", "cevap", "yan[ıi]t", r"đáp\s+số", r"đáp\s+án", "odpowied[źz]", "odpověď",
+    "jawaban", "jawapan", "svar", "απάντηση", "उत्तर", "الجواب", "الإجابة", "תשובה", "پاسخ", "คำตอบ",
+)  # fmt: skip
+#: The same in scripts written without spaces, read even right after other letters (`所以答案是七`, `最终答案：7`):
+#: sentences, then labels.
+ANSWER_SENTENCES_GLUED = ("答案是", "答案为", "答案為", "答えは", "정답은")
+ANSWER_LABELS_GLUED = ("答案", "答え", "정답")
+#: Words of other languages that qualify a number before them in an answer line (`Ответ: около 10`, `答：约 10`):
+#: about, at least, at most, more or fewer than, not (the English ones are `QUALIFIERS_BEFORE`).
+FOREIGN_QUALIFIERS = (
+    "около", "примерно", "приблизительно", "не", "больше", "меньше", "более", "менее", "почти", "минимум",
+    "максимум", "约", "大约", "大約", "约为", "至少", "至多", "最多", "不是", "不", "超过", "少于", "多于", "約",
+    "およそ", "少なくとも", "以上", "以下", "未満", "약", "최소", "이상", "이하", "environ", "moins", "plus",
+    "pas", "aproximadamente", "unos", "menos", "más", "mais", "cerca", "circa", "almeno", "meno", "più", "non",
+    "ungefähr", "etwa", "mindestens", "höchstens", "nicht", "yaklaşık", "en az", "khoảng", "ít nhất",
+    "không", "około", "co najmniej", "nie", "sekitar", "paling sedikit", "tidak", "लगभग",
+)  # fmt: skip
+#: Words that open a concluding sentence ("Therefore, there are 12 ...", "Значит, ... равно −7", "所以结果是 −10"):
+#: its one value is the reply's answer when no box or answer phrase gives one (`phrases._CONCLUSION_RE`).
+CONCLUSION_OPENERS = ("Therefore", "Thus", "Hence", "So")  # capitalised: they open a sentence
+#: ... in other languages (in any case), then in scripts written without spaces (no word boundary ends them).
+CONCLUSION_OPENERS_OTHER = (
+    "значит", "итак", "следовательно", "поэтому", r"таким\s+образом",  # Russian
+    "donc", "ainsi", r"por\s+lo\s+tanto", r"por\s+tanto", "portanto", "logo", "quindi", "dunque",
+    "daher", "somit", "folglich", "dolayısıyla", r"bu\s+nedenle", "vậy", r"do\s+đó", "zatem", "więc", "jadi",
+    "maka",
+)  # fmt: skip
+CONCLUSION_OPENERS_GLUED = (
+    "所以",
+    "因此",
+    "因而",
+    "故",
+    "于是",
+    "よって",
+    "したがって",
+    "따라서",
+    "그러므로",
+)
+#: Connectives of other languages between two values of an answer (`x = 3 или x = 5`, `8 或 9`): read as the
+#: English `or` / `and`, so a hedge or a list in any language is all its values (`phrases._clean_phrase_answer`).
+FOREIGN_OR = (
+    "или", "либо", "або", "ou", "oder", "oppure", "lub", "albo", "nebo", "hoặc", "veya", r"ya\s+da", "atau",
+    "eller", "ή", "या", "或者", "或是", "或", "または", "もしくは", "또는", "혹은",
+)  # fmt: skip
+FOREIGN_AND = (
+    "и", "і", "und", "et", "oraz", "và", "ve", "och", "og", "και", "और", "和", "及", "および", "그리고",
+)  # fmt: skip
