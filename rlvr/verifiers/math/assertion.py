@@ -243,18 +243,22 @@ def _final_value(text: str) -> tuple[int, int, bool] | None:
         last = m
     if last is None:
         return None
-    window = text[max(0, last.start() - _REACH) : last.start()]
-    cuts = [m.end() for m in _SENTENCE_END_RE.finditer(window)]
-    opening = last.start() - len(window) + (cuts[-1] if cuts else 0)  # where the value's sentence opens
+    opening = _sentence_opening(text, last.start())
     return last.start(), last.end(), _VALUE_RE.search(text, 0, opening) is None
+
+
+def _sentence_opening(text: str, pos: int) -> int:
+    """Where the sentence holding `pos` opens, looking back at most `_REACH` characters."""
+    window = text[max(0, pos - _REACH) : pos]
+    cuts = [m.end() for m in _SENTENCE_END_RE.finditer(window)]
+    return pos - len(window) + (cuts[-1] if cuts else 0)
 
 
 def _sentence_around(text: str, start: int, end: int) -> tuple[str, str, str]:
     """The words of the value's sentence before it, after it (to the sentence end) and its terminator."""
-    window = text[max(0, start - _REACH) : start]
-    cuts = [m.end() for m in _SENTENCE_END_RE.finditer(window)]
-    pre = window[cuts[-1] :] if cuts else window
-    if not cuts and start > _REACH:
+    opening = _sentence_opening(text, start)
+    pre = text[opening:start]
+    if start > _REACH and opening == start - _REACH:
         pre = re.sub(r"^\w*", "", pre)  # a sentence longer than the window: start at a whole word
     stop = _SENTENCE_END_RE.search(text, end, min(len(text), end + _REACH))
     post = text[end : stop.start()] if stop else text[end : end + _REACH]
