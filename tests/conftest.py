@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,3 +31,11 @@ def ray_local() -> Iterator[None]:
     )
     yield
     ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def verifier() -> Any:
+    """The in-process math verifier the math test modules share (a module defining its own `verifier` wins)."""
+    from rlvr.verifiers import MathVerifier  # imported here: most test modules never grade math
+
+    return MathVerifier(in_process=True)

@@ -11,11 +11,6 @@ MAT = r"\begin{pmatrix} 2 & 4 \\ 6 & 8 \end{pmatrix}"
 A = r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}"
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def _check(verifier: MathVerifier, pred: str, gold: str, want: bool) -> None:
     verdict = verifier.verify(pred, gold)
     assert verdict.reason == ("correct" if want else "wrong"), dict(verdict.details)

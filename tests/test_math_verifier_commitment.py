@@ -10,12 +10,6 @@ import pytest
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.assertion import unasserted
 
-
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 # (reply, why it is not asserted); the gold is 7 for every one, and none may score
 UNASSERTED = [
     (r"Is the answer $\boxed{7}$?", "asked"),

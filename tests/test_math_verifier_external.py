@@ -33,11 +33,6 @@ def _load() -> list[dict]:
 CASES = _load()
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def test_external_set_is_sourced_and_labelled() -> None:
     assert len(CASES) >= 300
     assert {c["source"].split("@")[0].split(":")[0] for c in CASES} >= {

@@ -8,11 +8,6 @@ import pytest
 from rlvr.verifiers import MathVerifier
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 @pytest.mark.parametrize(
     "pred",
     [

@@ -13,12 +13,6 @@ import pytest
 
 from rlvr.verifiers import MathVerifier
 
-
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 # `{a}` and `{b}` are the two candidate values; each form is a way a policy could name both
 HEDGES = [
     r"\boxed{{{a}}} or \boxed{{{b}}}",

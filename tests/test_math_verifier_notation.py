@@ -13,11 +13,6 @@ M = r"\begin{pmatrix}1&2\\3&4\end{pmatrix}"
 COLUMN = r"\begin{pmatrix}1\\2\end{pmatrix}"
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def _check(verifier: MathVerifier, pred: str, gold: str, ok: bool, parsed: str | None = None) -> None:
     verdict = verifier.verify(pred, gold)
     assert verdict.passed is ok, (pred, gold, verdict)

@@ -12,11 +12,6 @@ from rlvr.verifiers.math.markup import money_dollars, struck_out, table_total
 from rlvr.verifiers.math.phrases import _concluding_number
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
     verdict = verifier.verify(pred, gold)
     assert verdict.reason == reason, dict(verdict.details)

@@ -14,11 +14,6 @@ DATA = Path(__file__).parent / "data" / "math" / "external" / "redteam.yaml"
 CASES = yaml.safe_load(DATA.read_text())["cases"]
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def test_cases_are_sourced_and_classed() -> None:
     assert len(CASES) >= 40
     assert all(c["source"].startswith("rlvr independent red-team, 2026-12-03") for c in CASES)

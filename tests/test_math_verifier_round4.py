@@ -11,11 +11,6 @@ from rlvr.verifiers.math.extract import extract_answer
 from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
     verdict = verifier.verify(pred, gold)
     assert verdict.reason == reason, dict(verdict.details)

@@ -13,11 +13,6 @@ from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.contested import contested
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
     verdict = verifier.verify(pred, gold)
     assert verdict.reason == reason, dict(verdict.details)

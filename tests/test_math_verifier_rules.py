@@ -8,11 +8,6 @@ import pytest
 from rlvr.verifiers import MathVerifier
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def _check(verifier: MathVerifier, pred: str, gold: str, want: bool) -> dict:
     verdict = verifier.verify(pred, gold)
     assert verdict.passed is want, dict(verdict.details)

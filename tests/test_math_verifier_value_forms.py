@@ -12,11 +12,6 @@ from rlvr.verifiers.math.notation import rewrite_notation
 from rlvr.verifiers.math.number_words import cjk_number, number_from_words
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
     verdict = verifier.verify(pred, gold)
     assert verdict.reason == reason, dict(verdict.details)

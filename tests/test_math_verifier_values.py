@@ -17,11 +17,6 @@ from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
 FALSE_CHAIN = "a false equality (`3 = 4`) answers nothing"
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
     verdict = verifier.verify(pred, gold)
     assert verdict.reason == reason, dict(verdict.details)

@@ -17,11 +17,6 @@ from rlvr.verifiers.math.repeating import rewrite_repeating
 from rlvr.verifiers.math.sums import polynomial_sum
 
 
-@pytest.fixture(scope="module")
-def verifier() -> MathVerifier:
-    return MathVerifier(in_process=True)
-
-
 def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
     verdict = verifier.verify(pred, gold)
     assert verdict.reason == reason, dict(verdict.details)
