@@ -105,10 +105,12 @@ def named_base(after: str) -> tuple[str, int] | None:
 
 
 # a dash that is a minus sign: U+2212 (the minus sign itself), an en dash, a figure dash, a small or full-width
-# hyphen-minus, right before a digit, a decimal point or a vulgar fraction (`−5`, `–1/3`, `−½`); an en dash
-# glued to a letter or digit before it joins a range (`pages 3–5`), so only U+2212 may follow one
+# hyphen-minus, right before what starts a number: a digit, a decimal point, a vulgar fraction, a radical, pi or
+# infinity (`−5`, `–1/3`, `−½`, `−√3`, `−π/2`, `−∞`); an en dash glued to a letter or digit before it joins a
+# range (`pages 3–5`), so only U+2212 may follow one
 _MINUS_SIGN_RE = re.compile(
-    "(?:\u2212|(?<![^\\W_])[\u2013\u2012\ufe63\uff0d])(?=\\.?\\d|[\u00bc-\u00be\u2150-\u215e])"
+    "(?:\u2212|(?<![^\\W_])[\u2013\u2012\ufe63\uff0d])"
+    "(?=\\.?\\d|[\u00bc-\u00be\u2150-\u215e\u221a\u221b\u221c\u03c0\u221e])"
 )
 
 
@@ -122,7 +124,7 @@ def minus_signs(text: str) -> str:
     return _RANGE_DASH_RE.sub(" to ", _MINUS_SIGN_RE.sub("-", text))
 
 
-_ENDPOINT = r"[-\u2212]?[ \t]*(?:\d+(?:\.\d+)?(?:[ \t]*/[ \t]*\d+)?|\u221e|\\infty\b|inf(?:inity)?\b)"
+_ENDPOINT = r"[-+\u2212]?[ \t]*(?:\d+(?:\.\d+)?(?:[ \t]*/[ \t]*\d+)?|\u221e|\\infty\b|inf(?:inity)?\b)"
 # values in brackets, written in prose: an interval, a point or a tuple (`(-2, 2)`, `[0, 4]`, `(3, ∞)`,
 # `(1, 2, 3)`), a set (`{2, 3}`, `{5}`); a bracket glued to a name or a closing bracket holds arguments
 # (`f(3, 4)`, `C(6, 2)`, `gcd(12, 18)`)

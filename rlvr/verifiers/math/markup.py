@@ -1,16 +1,19 @@
 """Markup that takes text out of what a reply states, and markup that only looks like math.
 
-Struck-out text (`~~12~~`, `<s>`, `<del>`, `<strike>`) was withdrawn by its author: it states nothing, so it
-is removed before any answer is looked for. (A comment, `<!-- 7 -->` or `% 7`, is not struck out: its box
-still joins the answer, as a hedge.) Quoted lines
-(`> ...`), footnotes (`[^1]: ...`) and collapsed sections (`<details>...</details>`) are someone else's words,
-an aside or an old attempt: they are removed when the rest of the reply commits to an answer of its own (a box
+Struck-out text (`~~12~~`, GFM's single-tilde `~12~`, `<s>`, `<del>`, `<strike>`, and characters drawn with a
+combining overlay such as U+0336, `4̶2̶`, as chat UIs strike text without markup) was withdrawn by its author:
+it states nothing, so it is removed before any answer is looked for. Colour (`\\color{red}`,
+`\\textcolor{red}{...}`) only highlights: it is unwrapped there too, so a coloured box is a box. (A comment,
+`<!-- 7 -->` or `% 7`, is not struck out: its box still joins the answer, as a hedge.) Quoted lines (`> ...`), footnotes (`[^1]: ...`) and
+collapsed sections (`<details>...</details>`) are someone else's words, an aside or an old attempt: they are removed when the rest of the reply commits to an answer of its own (a box
 or an answer phrase), and kept otherwise, so an answer written only inside a quote is never replaced by a draft
-value outside it.
+value outside it; kept, a quote is read without its `>` marks (`> **Result:** 7` states 7, `>` is no relation).
 
 A bare `$` before a number in prose is money (`she had $245.\\nAfter buying the $180 bike, she had $65 left.`):
 when the text up to the next `$` is prose or crosses a line, or that `$` opens the next amount (`$20 - $12`),
 the first `$` opens no formula; it is written `\\$`, as LaTeX writes a dollar sign, so no span pairs across it.
+A last `$` that nothing closes, before an amount that ends its line with a full stop or closing emphasis
+(`**$180**`, `costs US$15.`), is money too (a formula cut off mid-way ends on its digits or an operator).
 
 A markdown table that ends a reply with a row labelled as its total or answer (`| **Total** | **\\$12** |`)
 states that row's value; the formulas of the rows above it are steps.
@@ -38,8 +41,63 @@ _ASIDE_MARKUP_RE = re.compile(
 )
 
 
+# GFM's single-tilde strike: `~` opens before a non-space and closes after one, and neither touches a word or
+# another tilde (`~18` alone is "about 18", `a~=~b` and `3~\\text{cm}` are LaTeX's unbreakable space)
+_TILDE_STRUCK_RE = re.compile(r"(?<![\w~\\])~(?=[^\s~])([^~\n$\\]*?[^\W_][^~\n$\\]*?)(?<=\S)~(?![\w~])")
+
+# the combining overlays that draw a line or mark through the character before them: tilde, short and long
+# stroke, short and long solidus (U+0334-U+0338), vertical lines, ring, reverse solidus and arrows (U+20D2-U+20EF)
+_OVERLAYS = "\u0334-\u0338\u20d2\u20d3\u20d8-\u20da\u20e5\u20e6\u20ea\u20eb"
+_OVERLAID_RE = re.compile(rf"(?:[^\s{_OVERLAYS}][{_OVERLAYS}]+)+")
+
+# colour only highlights: `\color{red}` switches it for what follows, `\textcolor{red}{X}` and `\colorbox{red}{X}`
+# paint X: the command and its colour are dropped, X is kept (unwrapped from its group)
+_COLOUR_RE = re.compile(r"\\(?:(color)|textcolor|colorbox)(?![a-zA-Z])\s*(?:\[[^\]{}]*\])?\s*\{[^{}]*\}\s*")
+
+
+def _uncoloured(text: str) -> str:
+    """`text` with its colour commands dropped and the groups they paint unwrapped (see above)."""
+    out: list[str] = []
+    pos = 0
+    for m in _COLOUR_RE.finditer(text):
+        if m.start() < pos:
+            continue
+        out.append(text[pos : m.start()])
+        pos = m.end()
+        if m.group(1) is None and text.startswith("{", pos):  # `\textcolor{red}{X}`: X without its braces
+            close = _group_end(text, pos)
+            if close is not None:
+                out.append(text[pos + 1 : close])
+                pos = close + 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _group_end(text: str, start: int) -> int | None:
+    """Index of the `}` closing the group opened at text[start] (`\\{` and `\\}` do not group), or None."""
+    depth = 0
+    i = start
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        depth += text[i] == "{"
+        depth -= text[i] == "}"
+        if depth == 0:
+            return i
+        i += 1
+    return None
+
+
 def struck_out(text: str) -> str:
-    """`text` without its struck-out parts (`~~12~~`, `<del>7</del>`)."""
+    """`text` without its struck-out parts (`~~12~~`, `~12~`, `<del>7</del>`, `4̶2̶`), its colour markup
+    unwrapped (see the module docstring)."""
+    if "color" in text:
+        text = _uncoloured(text)
+    if not text.isascii():
+        text = _OVERLAID_RE.sub(" ", text)
+    if "~" in text:
+        text = _TILDE_STRUCK_RE.sub(" ", text)
     if "~~" not in text and "<" not in text:
         return text
     lead = len(text) - len(text.lstrip())
@@ -53,7 +111,10 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     if ">" not in text and "[^" not in text:
         return text
     rest = _ASIDE_MARKUP_RE.sub(" ", text)
-    return rest if rest != text and commits(rest) else text
+    return rest if rest != text and commits(rest) else _QUOTE_MARK_RE.sub("", text)
+
+
+_QUOTE_MARK_RE = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.M)
 
 
 _DOLLAR_RE = re.compile(r"(?<!\\)\$\$|(?<!\\)\$")
@@ -68,6 +129,13 @@ def _money(text: str, opener: int, closer: int) -> bool:
         return False  # `$3 \\times \\$2.50$`: a formula
     glued = text[closer + 1 : closer + 2].isdigit()  # `$20 - $12`: the second `$` opens the next amount
     return glued or "\n" in content or _is_prose(_TEXT_GROUP_RE.sub(" ", content))
+
+
+# an amount after a last, unclosed `$` that ends its line with a stop or closing emphasis (a cut-off formula ends
+# on digits or an operator: `$2 + 6 + 18 = 2`)
+_LAST_AMOUNT_RE = re.compile(
+    r"\d[\d,]*(?:\.\d+)?[ \t]*(?=[*_.!])(?:\*\*|__|[*_])?[ \t]*[.!]?[ \t]*(?:\*\*|__|[*_])?[ \t]*(?=\n|\Z)"
+)
 
 
 def money_dollars(text: str) -> str:
@@ -91,6 +159,8 @@ def money_dollars(text: str) -> str:
             money.append(tok.start())
             i += 1  # its would-be closer may open a formula or another amount
             continue
+        if opens_amount and nxt is None and _LAST_AMOUNT_RE.match(text, tok.end()):
+            money.append(tok.start())  # `**$180**`, `costs US$15.`: nothing closes it, it ends its sentence
         i += 2 if nxt is not None and nxt.group() == "$" else 1
     for pos in reversed(money):
         text = text[:pos] + "\\" + text[pos:]

@@ -4,7 +4,13 @@ A repeating decimal is a rational number, so it is rewritten as `\\frac{p}{q}` b
 exactly (`0.(3)` is 1/3, never 0.333 and never a product):
 
 - a bar over the period: `1.2\\overline{34}`;
-- a dot over the repeating digit, as UK texts write it: `1.\\dot{6}`;
+- a dot over the repeating digit, or over the first and the last digit of a longer period, as UK texts write
+  it: `1.\\dot{6}`, `0.\\dot{1}\\dot{2}` (0.1212...), `0.\\dot{1}4\\dot{2}` (0.142142...);
+- combining marks over the digits, as chat UIs write it without LaTeX: an overline (U+0305, a macron U+0304, a
+  double overline U+033F) over each digit of the period (`0.3̅`, `0.1̅2̅`), or a dot above (U+0307) as `\\dot`;
+- a word that says the digits repeat, after them (`0.142857 repeating`, `0.3 recurring`, `0.1666 (repeating)`):
+  the shortest tail the digits show twice when they show one (`0.1666` repeats 6, not 1666), else every digit
+  after the point (`0.142857` repeats 142857);
 - the period in parentheses right after the decimal point or its digits, as most of Europe and Asia write it:
   `0.(3)`, `0.2(7)`, `0.05(7)`, `0.(142857)`, `0.\\,(3)`. Without this rule the parser reads `0.(3)` as the
   product 0*3 (0) and `0.2(7)` as 1.4, values the writer never meant;
@@ -18,7 +24,15 @@ import re
 from fractions import Fraction
 
 _OVERLINE_RE = re.compile(r"(\d*)\.(\d*)\\overline\s*\{(\d+)\}")
-_DOT_RE = re.compile(r"(\d*\.\d*)\\dot\s*\{?\s*(\d)\s*\}?(?!\d)")
+_DOT = r"\\dot\s*\{?\s*(\d)\s*\}?"
+_DOT_RE = re.compile(r"(\d*\.\d*)" + _DOT + r"(?!\d)")
+_DOTS_PAIR_RE = re.compile(r"(\d*\.\d*)" + _DOT + r"(\d*)" + _DOT)  # first and last digit of the period
+_COMBINING_DOT_RE = re.compile("(\\d)\u0307")
+_COMBINING_BAR_RE = re.compile("(\\d*)\\.(\\d*)((?:\\d[\u0304\u0305\u033f])+)(?![\\d\u0304\u0305\u033f])")
+_REPEAT_WORD_RE = re.compile(
+    r"(?<![\d.])(\d*)\.(\d+)\s*(\()?\s*(?:repeating|recurring|repeated|repeats|recurs)\b(?(3)\s*\))",
+    re.IGNORECASE,
+)
 # the period in parentheses: digits or a point before it (`0.(3)`, `.(3)` needs a digit on one side), only
 # spacing between the point's digits and the parenthesis, and nothing numeric glued after it (`0.(3)4`)
 _PAREN_RE = re.compile(r"(?<![\w.\\])(\d*)\.(\d*)(?:\s|\\[,;:! ]|~)*\((\d+)\)(?![\d.(])")
@@ -53,11 +67,30 @@ def _dots(m: re.Match[str]) -> str:
     return f"{whole}.{digits} "
 
 
+def _worded(m: re.Match[str]) -> str:
+    """`0.142857 repeating` -> 1/7, `0.1666 recurring` -> 1/6 (see the module docstring)."""
+    whole, digits = m.group(1) or "0", m.group(2)
+    for period in range(1, len(digits) // 2 + 1):
+        rep = digits[-period:]
+        if digits.endswith(rep * 2) and rep.strip("0"):
+            fixed = digits[: len(digits) - 2 * period]
+            while fixed.endswith(rep):
+                fixed = fixed[:-period]
+            return repeating_fraction(whole, fixed, rep)
+    return repeating_fraction(whole, "", digits)
+
+
 def rewrite_repeating(s: str) -> str:
     """`s` with every repeating decimal (see the module docstring) written as its exact fraction."""
     if "." not in s:
         return s
+    if not s.isascii():
+        s = _COMBINING_DOT_RE.sub(r"\\dot{\1}", s)
+        s = _COMBINING_BAR_RE.sub(
+            lambda m: repeating_fraction(m.group(1) or "0", m.group(2), re.sub(r"\D", "", m.group(3))), s
+        )
     if "dot" in s:
+        s = _DOTS_PAIR_RE.sub(r"\1\\overline{\2\3\4}", s)
         s = _DOT_RE.sub(r"\1\\overline{\2}", s)
     if "overline" in s:
         s = _OVERLINE_RE.sub(lambda m: repeating_fraction(m.group(1) or "0", m.group(2), m.group(3)), s)
@@ -65,4 +98,6 @@ def rewrite_repeating(s: str) -> str:
         s = _PAREN_RE.sub(_parenthesised, s)
     if "ldots" in s:
         s = _DOTS_RE.sub(_dots, s)
+    if "rep" in s.lower() or "recur" in s.lower():
+        s = _REPEAT_WORD_RE.sub(_worded, s)
     return s

@@ -8,7 +8,11 @@
   meet in an interval (`[0, 2] \\cap [1, 3]` is [1, 2]);
 - an interval (`\\R` among them) without points is the pieces between the points that lie in it
   (`(0, 2) \\setminus \\{1\\}` is (0, 1) ∪ (1, 2); `(0, 2) \\setminus \\{3\\}` is (0, 2); `[0, 2] \\setminus
-  \\{0\\}` is (0, 2]).
+  \\{0\\}` is (0, 2]); without an interval or a union of them, it is what lies below and above each
+  (`\\R \\setminus [2, 3]` is (-∞, 2) ∪ (3, ∞): a closed end removed leaves an open one).
+
+A set written by its condition on one variable, `\\{x \\mid x < 2 \\text{ or } x > 3\\}` (`|`, `:` and `x \\in \\R`
+alike), is the set of reals its condition denotes, when the condition names no other variable.
 
 Only exact real values are compared (an element or point without one leaves the expression as written, or, for
 points removed from `\\R`, unparsable), so no rounding can make two different sets equal.
@@ -17,6 +21,7 @@ points removed from `\\R`, unparsable), so no rounding can make two different se
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 from rlvr.verifiers.math import evaluate as ev
@@ -64,8 +69,45 @@ def _points(part: Answer) -> list[tuple[Fraction, Scalar]]:
     return sorted(points.items(), key=lambda p: p[0])
 
 
+_INF = Scalar(("const", "oo"), "\\infty")
+_NINF = Scalar(("neg", ("const", "oo")), "-\\infty")
+
+
+def _removed_intervals(removed: Answer) -> list[Interval] | None:
+    """The intervals a removed set is made of (`[2, 3]`, `(0, 1) \\cup [2, 3]`), or None when it is no interval
+    (points: `\\{1, 2\\}`, a lone `1`)."""
+    parts = removed.parts if isinstance(removed, Union) else [removed]
+    spans = [as_interval(p) for p in parts]
+    return None if any(s is None for s in spans) else [s for s in spans if s is not None]
+
+
+def _minus_intervals(interval: Interval, removed: list[Interval]) -> Answer:
+    """`interval` without each interval of `removed`: what of it lies below and above each one."""
+    pieces: list[Answer] = [interval]
+    for cut in removed:
+        below = Interval(_NINF, cut.lo, True, not cut.lo_open)  # a closed end removed leaves an open one
+        above = Interval(cut.hi, _INF, not cut.hi_open, True)
+        kept: list[Answer] = []
+        for piece in pieces:
+            if isinstance(piece, Seq):  # a point left over (`[0, 2] \\setminus (0, 2]` is {0}): [p, p]
+                piece = Interval(piece.items[0], piece.items[0], False, False)  # type: ignore[arg-type]
+            for side in (below, above):
+                part = intersection(piece, side) if isinstance(piece, Interval) else None
+                if part is None:
+                    raise AnswerParseError("an interval end has no exact value")
+                if not (isinstance(part, Seq) and not part.items):  # the empty set adds nothing
+                    kept.append(part)
+        pieces = kept
+    if not pieces:
+        return Seq([], ordered=False, left="\\{", right="\\}")
+    return pieces[0] if len(pieces) == 1 else merged_union(pieces)
+
+
 def interval_without(interval: Interval, removed: Answer) -> Answer:
-    """`interval` with exact real points removed: the pieces between the points inside it (see the docstring)."""
+    """`interval` with exact real points, or intervals, removed: the pieces left (see the module docstring)."""
+    spans = _removed_intervals(removed)
+    if spans is not None:
+        return _minus_intervals(interval, spans)
     lo, hi = end_value(interval.lo.node), end_value(interval.hi.node)
     if lo is None or hi is None:
         raise AnswerParseError("an interval end has no exact value")
@@ -152,3 +194,22 @@ def intersection(left: Answer, right: Answer | None) -> Answer | None:
     if lo_v == hi_v:  # `[0, 1] \\cap [1, 3]` meet in one point
         return Seq([lo_side.lo], ordered=False, left="\\{", right="\\}")
     return Interval(lo_side.lo, hi_side.hi, lo_side.lo_open, hi_side.hi_open)
+
+
+# set-builder notation's inside: one variable (of the reals), `|` or `:`, then its condition
+_SET_BUILDER_RE = re.compile(r"^\s*([A-Za-z])\s*(?:\\in\s*\\R\s*)?(?:\||:)\s*(\S.*)$", re.S)
+_NAME_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])")
+_CONNECTIVE_RE = re.compile(
+    r"\\(?:text|mathrm)\s*\{[^{}]*\}|\b(?:or|and)\b|\\(?:lor|land|vee|wedge)(?![a-zA-Z])"
+)
+
+
+def set_builder_condition(inner: str) -> str | None:
+    """The condition of a set written in set-builder notation (`x | x < 2 or x > 3`, inside `\\{...\\}`) when it
+    names only the set's variable, or None (`x | y > 2` is no set of x's values this grader can read)."""
+    m = _SET_BUILDER_RE.match(inner)
+    if m is None:
+        return None
+    condition = m.group(2)
+    names = set(_NAME_RE.findall(_CONNECTIVE_RE.sub(" ", condition)))
+    return condition if names == {m.group(1)} else None

@@ -26,7 +26,13 @@ from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, matrix_function, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
 from rlvr.verifiers.math.number_words import cjk_number, foreign_number, number_from_words
-from rlvr.verifiers.math.set_ops import intersection, interval_without, merged_union, set_minus
+from rlvr.verifiers.math.set_ops import (
+    intersection,
+    interval_without,
+    merged_union,
+    set_builder_condition,
+    set_minus,
+)
 from rlvr.verifiers.math.shapes import (
     Answer,
     AnswerParseError,
@@ -354,6 +360,11 @@ def _parse(s: str, depth: int) -> Answer:
         parts = split_top(inner, (",",))
         if len(parts) == 1 and left in ("(", "[") and len(split_top(inner, (";",))) > 1:
             parts = split_top(inner, (";",))  # `(0;-2;6)`, `[0;1]`: semicolons separate coordinates, ends
+        condition = set_builder_condition(inner) if left == "\\{" else None
+        if condition is not None:  # `\\{x \\mid x < 2 \\text{ or } x > 3\\}`: the set its condition denotes
+            with contextlib.suppress(AnswerParseError):
+                if isinstance(shape := _parse(condition, depth + 1), Interval | Union):
+                    return shape
         if left == "\\{":
             members = _flatten([_parse(p, depth + 1) for p in parts if p.strip()])
             return Seq(members, ordered=False, left=left, right=right)
