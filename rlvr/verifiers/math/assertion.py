@@ -16,11 +16,14 @@ of sentence shapes, not a list of phrasings, so the rules here look at structure
   `odd (possibly even)`) is a hedge;
 - a value qualified as approximate (`close to 7`, `on the order of 7`, `7 asymptotically`) is no exact answer
   (a decimal is an approximation by nature and is left to the value rules);
-- a later sentence with no value whose words judge the statement before it (`Just kidding.`, `Scratch that.`,
-  `Nope.`, `I take that back.`, `That can't be right.`, `This contradicts the condition.`) withdraws it, as does
-  such a clause in the value's own sentence (`7, just kidding`); a sentence with a value ends the search (a
-  revision or a check is the other rules' business), except one that opens with a withdrawal: it revises to its
-  value (`Nope, it is 8.`), or, offering no one value, leaves none (`Nope, 8 or 9.`).
+- a later sentence that withdraws it (`Just kidding.`, `Hold on, that's wrong.`, `This contradicts $n > 10$.`,
+  `Ignore the above; I misread the problem.`: the closed shapes of `withdrawal.py`), or such a clause in the
+  value's own sentence (`7, just kidding`); a sentence opened by a withdrawal revises to its one value (`Nope, it
+  is 8.`) or, offering no one value, leaves none (`Nope, 8 or 9.`);
+- a value with a different plain value offered as its alternative (`7 (resp. 8)`, `7 ± 1`, `7 — or 8, depending
+  on convention`, `7（或 8）`) is a hedge; one restated (`\\frac12 (or 0.5)`) is not;
+- a value judged in its own clause before it (`My first instinct was 7, but ... 9`, `tentatively 7`) is rejected
+  even when the reply goes on to other values.
 
 `unasserted` says which of these applies to the reply's final value (its last box, else its last value);
 the extractor then answers nothing. Only a withdrawal is read when the reply states other values (several boxes,
@@ -34,6 +37,12 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.boxes import outer_boxes
+from rlvr.verifiers.math.withdrawal import (
+    different_values,
+    revised_after_withdrawal,  # noqa: F401  (read from here by box_context)
+    withdrawn_after,
+    withdraws,
+)
 
 #: How far before and after the final value its sentence is read (a longer sentence is read from its tail).
 _REACH = 400
@@ -50,7 +59,7 @@ _SUPPOSITION_RE = re.compile(
     r"(?:(?:so|and|now|then|but|ok(?:ay)?|well|hmm+)\s*,?\s+)?"
     r"(?:if|suppose|supposing|assume|assuming|whether|unless|provided|could|might|maybe|perhaps|possibly"
     r"|what\s+if|in\s+case|say|guess|(?:i|we)(?:'d|\s+would|\s+will)?\s+(?:guess|assume|suppose)|my\s+guess"
-    r"|let(?:'s|\s+us)?\s+(?:assume|suppose|say|guess|pretend|try)|let(?!'s|\s+(?:me|us)\b)"
+    r"|let(?:'s|\s+us)?\s+(?:\w+ly\s+)?(?:assume|suppose|say|guess|pretend|try)|let(?!'s|\s+(?:me|us)\b)"
     r"|is\s+(?:it|the\s+answer|this)|can\s+it\s+be|would\s+it\s+be|try|test|plug\s+in|substitute|consider"
     r"|pretend|imagine|one\s+(?:might|may|could|would)\s+(?:think|guess|say|expect)"
     r"|(?:were|had)\s+(?:the|it|we|there|x|n))\b",
@@ -96,7 +105,9 @@ _NEGATED_FRAME_RE = re.compile(
 )
 # a judgement of the value in its own clause: before it (`The wrong answer 7`) ...
 _JUDGED_BEFORE_RE = re.compile(
-    r"\b(?:wrong|incorrect|naive|erroneous|mistaken|bogus|guess|trap|distractor|pitfall|misconception)\b"
+    r"\b(?:wrong|incorrect|naive|erroneous|mistaken|bogus|guess|trap|distractor|pitfall|misconception|instinct"
+    r"|tentative(?:ly)?|(?:first|initial)\s+(?:thought|impression|attempt|try|reaction|hunch)|gut\s+feeling"
+    r"|hunch)\b"
     # someone else's answer: `Students often answer 7`, `Many people say 7`
     r"|\b(?:students|people|many|most|some|others|beginners|novices)\s+(?:\w+\s+)?(?:answer|say|think|guess|write"
     r"|claim|get|pick|choose)\b",
@@ -140,67 +151,6 @@ _APPROX_AFTER_RE = re.compile(
 )
 _ASKED_AFTER_RE = re.compile(r"^[\s$}]*\(\s*\?\s*\)")
 _ASKED_PARTICLE_RE = re.compile(r"^[\s$}]*(?:\u5417|\u5462|\u304b)\s*$")  # 吗 呢 か: a question in CJK
-
-# --- a later sentence with no value that withdraws the statement before it. Its head, after interjections and
-# sentence adverbs, is one of four closed shapes: a negative interjection standing alone (`Nope.`, `Just kidding.`);
-# a judgement of what was said (`That's wrong`, `The above is incorrect`, `This contradicts ...`); a retraction verb
-# on it (`Scratch that.`, `I take that back.`); or an admission of error (`I messed up somewhere.`, `My bad.`).
-# Doubt alone (`I'm not sure.`, `\\boxed{12} (I'm not sure)`) offers no other value and withdraws nothing: the
-# recorded policy (disagreements.yaml, round-2 hedge#11).
-_LEAD = (
-    r"^[\s\-\u2013\u2014(\[*_<\u2190]*(?:(?:hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um|erm|sorry|haha|lol|no"
-    r"|nope|obviously|clearly|again|yeah|edit|update|p\.?\s?s|non|nein|\u043d\u0435\u0442|n\u00e3o"  # нет
-    r"|\u3044\u3044\u3048|\u4e0d\u5bf9|\u4e0d|\uc544\ub2c8)\b[\s,.!:\-\u2013\u2014\uff0c\u3001\uff1a]*)*"  # いいえ 不对 不 아니
-)
-_ALONE = (
-    r"no|nope|nah|not|wrong(?:\s+answer)?|incorrect|invalid|false|oops|whoops|jk|(?:just\s+)?(?:kidding|joking)"
-    r"|psych|never\s*mind|retracted|not\s+(?:really|quite|so)|april\s+fools|no\s+wait"
-    r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?|or\s+not|/s|[\u2717\u2718\u274c]"
-    r"|non|nein|\u043d\u0435\u0442|n\u00e3o|\u3044\u3044\u3048|\u4e0d|\uc544\ub2c8"  # нет いいえ 不 아니
-    # the same alone in other languages: 不对 错了 不正确 错误 / неверно неправильно / faux / falsch / incorrecto falso
-    # / errado incorreto / 違う 違います 間違い / 틀렸다 틀렸어요; and admissions: 我算错了 我错了
-    r"|\u4e0d\u5bf9|\u9519\u4e86|\u4e0d\u6b63\u786e|\u9519\u8bef|\u6211\u7b97\u9519\u4e86|\u6211\u9519\u4e86|\u7b97\u9519\u4e86"
-    r"|\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e"
-    r"|(?:c'est\s+)?faux|falsch|(?:es\s+)?incorrecto|falso|(?:est\u00e1\s+)?errado|incorreto"
-    r"|\u9055\u3046|\u9055\u3044\u307e\u3059|\u9593\u9055\u3044|\ud2c0\ub838\ub2e4|\ud2c0\ub838\uc5b4\uc694"
-)
-_ABOUT = (  # what a judgement is about: the statement before it
-    r"(?:this|that|it|which|the\s+above|(?:the|my|this|that)\s+(?:answer|result|value|solution|computation"
-    r"|calculation)(?:\s+above)?)"
-)
-_BAD = (
-    r"not\s+(?:quite\s+)?(?:right|correct|valid|possible|it|true|allowed|the\s+answer)|wrong|incorrect|invalid"
-    r"|impossible|false|off|bogus|nonsense|absurd"
-)
-_JUDGED = (
-    _ABOUT
-    + r"\s*(?:(?:'s|\s+is|\s+was|\s+seems?|\s+looks?|\s+would\s+be|\s+must\s+be)(?:\s+(?:obviously|clearly"
-    r"|definitely|probably|certainly|still|also|just|all))?\s+(?:" + _BAD + r")"
-    r"|\s+(?:can't|cannot|can\s+not|couldn't)\s+be\s+(?:right|correct|true|it)|\s+(?:contradicts|violates|fails)"
-    r"|\s+(?:does\s+not|doesn't)\s+(?:work|satisfy|hold|seem\s+right|look\s+right))\b"
-)
-_RETRACTED = (
-    r"(?:(?:i|we)\s+)?(?:scratch|ignore|disregard|forget|strike|cancel|delete|undo|retract|withdraw|discard)"
-    r"(?:\s+(?:that|this|it|the\s+above|everything(?:\s+above)?|all\s+(?:that|of\s+that)|my\s+answer|the\s+answer"
-    r"|the\s+last\s+(?:line|step|part)))?|(?:i|we)\s+take\s+(?:that|it|this|it\s+all)\s+back"
-)
-_ADMITTED = (
-    r"(?:(?:i|we)\s+(?:messed\s+up|screwed\s+up|goofed|erred|miscalculated|miscounted|was\s+wrong|were\s+wrong"
-    r"|made\s+an?\s+(?:mistake|error))|my\s+(?:mistake|bad|error))(?:\s+\w+){0,2}"
-)
-_WITHDRAWAL_RE = re.compile(
-    _LEAD + r"(?:" + "|".join((_ALONE, _RETRACTED, _ADMITTED)) + r")[\s.!?)\]}*_\u3002\uff01]*$",
-    re.IGNORECASE,
-)
-_JUDGEMENT_RE = re.compile(_LEAD + _JUDGED, re.IGNORECASE)
-# a revision announced and never made (`Let me reconsider.` as the reply's last words) leaves nothing committed
-_ANNOUNCED_RE = re.compile(
-    _LEAD
-    + r"let(?:\s+me|'s|\s+us)\s+(?:reconsider|redo|recompute|rethink|start\s+over|re-?check|double[-\s]?check"
-    r"|re-?examine|re-?evaluate|try\s+again)(?:\s+\w+){0,3}\s*[.!]+[\s)]*$",  # a whole sentence, not one cut off
-    re.IGNORECASE,
-)
-
 
 # where a clause after the value begins within its sentence
 _CLAUSE_CUT_RE = re.compile(r"[,;(\[]|\s[-\u2013\u2014]+\s|--")
@@ -273,52 +223,41 @@ def negated_frame(lead: str) -> bool:
     return bool(_NEGATED_FRAME_RE.search(clause))
 
 
-def withdraws(sentence: str) -> bool:
-    """Whether a sentence with no value withdraws the statement before it (`Scratch that.`, `Nope.`)."""
-    sentence = sentence.strip()
-    return bool(_WITHDRAWAL_RE.match(sentence) or _JUDGEMENT_RE.match(sentence))
+# an alternative offered right after the final value (`(resp. 8)`, `± 1`, `— or 8, depending on ...`, `（或 8）`),
+# or the final value offered as one after another (`$7$ (or $8$)`): a plain number beside a different one
+_RESPECTIVELY_RE = re.compile(
+    r"^[\s$}]*[(\[\uff08]\s*resp(?:\.|ectively\b)[\s,]*\$?\s*-?[\d\\]", re.IGNORECASE
+)
+_TOLERANCE_RE = re.compile(r"^[\s$}]*(?:\u00b1|\\pm(?![a-zA-Z])|\+/-|\+-)\s*\$?\s*[\d\\]")
+_OR = r"(?:or|\u6216(?:\u8005)?|ou|oder|o|\u0438\u043b\u0438|\u043b\u0438\u0431\u043e|resp\.?)"  # 或 或者 или либо
+_OR_VALUE_AFTER_RE = re.compile(
+    r"^[\s$}]*(?:[(\[\uff08,;]|[-\u2013\u2014]+)\s*"
+    + _OR
+    + r"(?![^\W\d_])\s*\$?\s*(-?[\d\\][^$\s,;)\uff09]*)",
+    re.IGNORECASE,
+)
+_OR_BEFORE_RE = re.compile(
+    r"(?:[(\[\uff08,;]|[-\u2013\u2014]+)\s*" + _OR + r"(?![^\W\d_])[\s$]*$", re.IGNORECASE
+)
+_BOX_CONTENT_RE = re.compile(r"^\\(?:boxed|fbox)\s*\{(.*)\}$", re.DOTALL)
 
 
-_WITHDRAWN_THEN_RE = re.compile(r"[\s$.)\]]*([^,;:.!?\n]+)[,;:]\s*([^.!?\n]*)")
-_ALTERNATIVE_RE = re.compile(r"\bor\b|\?|/|\b(?:maybe|perhaps|possibly|probably)\b", re.IGNORECASE)
-_PLAIN_NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\d)")
-
-
-def revised_after_withdrawal(after: str) -> str | None:
-    """The value (the last number or formula, with no alternative beside it) stated in the sentence after an
-    answer that opens with a withdrawal and goes on (`\\boxed{7}. Just kidding, it is 8.`, `Nope, it is 8.`): the revised answer, or None."""
-    m = _WITHDRAWN_THEN_RE.match(after[:_REACH])
-    if m is None or not withdraws(m.group(1)):
-        return None
-    rest = m.group(2)
-    if _ALTERNATIVE_RE.search(rest):
-        return None  # `Nope, it is 8 or 9.`: no one value instead
-    spans = re.findall(r"\$([^$]+)\$", rest)
-    if spans:  # `Scratch that: the answer is $\frac{1}{2}$.`: a formula is one value
-        return spans[-1].strip()
-    numbers = _PLAIN_NUMBER_RE.findall(rest)  # `No: 4*3*2 is 24.`: what the correction arrives at
-    return numbers[-1] if numbers else None
-
-
-def _withdrawn_after(text: str, pos: int) -> bool:
-    """Whether a sentence with no value after `pos` withdraws what was stated (stops at the first value), or
-    the reply ends on a revision it announced (`Let me reconsider.`)."""
-    announced = False
-    for m in re.finditer(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]*", text[pos:]):
-        sentence = m.group().strip()
-        if not sentence:
-            continue
-        if _VALUE_RE.search(sentence):
-            # a new statement: what follows it judges that one; but one opened by a withdrawal must revise to
-            # one number (`Nope, it is 8.`), else it withdrew the answer and offered none (`Nope, 8 or 9.`)
-            opening = _WITHDRAWN_THEN_RE.match(sentence)
-            return bool(
-                opening and withdraws(opening.group(1)) and revised_after_withdrawal(sentence) is None
-            )
-        if withdraws(sentence):
-            return True
-        announced = announced or bool(_ANNOUNCED_RE.match(sentence))
-    return announced
+def _offered_beside(text: str, start: int, end: int, pre: str) -> bool:
+    """Whether the final value comes with a different plain value offered as an alternative to it."""
+    after = text[end : end + _REACH]
+    if _RESPECTIVELY_RE.match(after) or _TOLERANCE_RE.match(after):
+        return True
+    value = text[start:end]
+    box = _BOX_CONTENT_RE.match(value)
+    value = box.group(1) if box else value
+    other = _OR_VALUE_AFTER_RE.match(after)
+    if other is not None and different_values(value, other.group(1)):
+        return True
+    before = _OR_BEFORE_RE.search(pre)
+    if before is None:
+        return False
+    earlier = [m.group() for m in _LAST_VALUE_RE.finditer(pre, 0, before.start())]
+    return bool(earlier) and different_values(earlier[-1], value)
 
 
 def unasserted(text: str) -> str | None:
@@ -329,7 +268,7 @@ def unasserted(text: str) -> str | None:
         return None
     start, end, sole = found
     pre, post, stop = _sentence_around(text, start, end)
-    if _withdrawn_after(text, end + len(post)) or any(
+    if withdrawn_after(text, end + len(post)) or any(
         withdraws(c) for c in _CLAUSE_CUT_RE.split(post.lstrip("$} ")) if not _VALUE_RE.search(c)
     ):
         return "withdrawn"  # `\\boxed{7}. Just kidding.`, `\\boxed{7}, which is wrong.`, `\\boxed{7} (just kidding)`
@@ -337,10 +276,14 @@ def unasserted(text: str) -> str | None:
         _HEDGED_AFTER_RE.match(text[end : end + _REACH]) or _other_word(text[start:end], text[end:])
     ):
         return "hedged"  # (read past the sentence's end: `[alt. 8]`)
+    if _offered_beside(text, start, end, pre):
+        return "hedged"  # `\\boxed{7} (resp. 8)`, `\\boxed{7} ± 1`, `$7$（或 $8$）`
+    clause = re.split(r"[,;:]|\b(?:so|thus|hence|therefore|but)\b", pre, flags=re.IGNORECASE)[-1]
     if not sole or _VALUE_RE.search(text, end + len(post) + len(stop)):
         # `\\boxed{8} (Note that \\boxed{7} would be wrong.)`, `is it \\boxed{20}? No: 24.`: the reply states
-        # other values; which one answers is for the other rules to weigh
-        return None
+        # other values; which one answers is for the other rules to weigh, unless the value's own clause
+        # judged it (`My first instinct was \\boxed{7}, but ... 9`)
+        return "rejected" if sole and _JUDGED_BEFORE_RE.search(clause) else None
     if "?" in stop or "\uff1f" in stop or _ASKED_AFTER_RE.match(post) or _ASKED_PARTICLE_RE.match(post):
         return "asked"
     opener = _SUPPOSITION_RE.match(pre) or _SUPPOSITION_OTHER_RE.match(pre)
@@ -351,7 +294,6 @@ def unasserted(text: str) -> str | None:
         return "supposed"
     if negated_frame(pre):
         return "denied"
-    clause = re.split(r"[,;:]|\b(?:so|thus|hence|therefore|but)\b", pre, flags=re.IGNORECASE)[-1]
     if _JUDGED_BEFORE_RE.search(clause) or _JUDGED_AFTER_RE.match(post):
         return "rejected"
     if _HEDGED_BEFORE_RE.search(pre):

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.assertion import negated_frame, withdraws
+from rlvr.verifiers.math.assertion import negated_frame
 from rlvr.verifiers.math.boxes import box_groups
 from rlvr.verifiers.math.commitment import rejected_after, same_value
 from rlvr.verifiers.math.phrases import _NEGATED_RE, _PHRASE_RE, _clean_phrase_answer
 from rlvr.verifiers.math.vocab import EXPLICIT_REVISIONS
+from rlvr.verifiers.math.withdrawal import withdraws
 
 _EXPLICIT_REVISION_RE = re.compile(r"\b(?:" + "|".join(EXPLICIT_REVISIONS) + r")\b", re.IGNORECASE)
 # between two values, a progression that makes the later the result of the earlier (`\\boxed{8} \\Rightarrow

@@ -1,0 +1,256 @@
+"""Whether a sentence withdraws the statement before it, read clause by clause from a closed set of shapes.
+
+A reply withdraws what it stated by a sentence that judges it, not by one phrase. Each clause of such a sentence
+(cut at `,` `;` `:` dashes and their full-width forms), after its interjections (`Hmm`, `Wait`, `Hold on`, `❌`),
+has one of five shapes; a clause of another shape (`On reflection`) neither withdraws nor stops the reading, and
+a clause that opens with a condition (`Otherwise, this would be wrong.`) judges another case, so nothing:
+
+- a negative interjection as the sentence's last clause: `Nope.`, `On reflection, no.`, `不对。`, `Нет.` (`No,
+  that's right.` goes on), unless it answers a question that was not about the statement (`Could there be
+  another? No.`; `Is that right? No.` withdraws);
+- a judgement of what was said: subject `this`/`that`/`it`/`the above`/`my answer` (or `это`, `c'est`, `das`,
+  `esto`, `这`, `これ` ...), predicate negative (`is wrong`, `can't be right`, `contradicts`, `doesn't work`),
+  or a negated belief in it (`I don't think that's right`);
+- a retraction verb on it: `Scratch that.`, `Ignore the above`, `Disregard my previous answer`, `I take it back`;
+- an admission of error: `My bad.`, `I made a mistake`, `I misread the problem`, `I miscounted`, `我算错了`,
+  `Ich habe mich verrechnet`, `Me equivoqué`, `Je me suis trompé`, `Я ошибся`, `計算ミス`;
+- the same in the other languages the answer lines are read in (a closed vocabulary of judgements and admissions,
+  with no negation right before it: `не противоречит` judges nothing).
+
+`revised_after_withdrawal` reads the one value a withdrawing sentence revises to (`Nope, it is 8.`), and
+`withdrawn_after` scans the sentences after a value for a withdrawal, stopping at the first new value: each
+sentence is read once, so a reply of any length is read in linear time.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+# any value: a box, a math span, a digit
+_VALUE_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[|\d")
+
+# interjections and sentence adverbs before the head of a clause (`Hmm, wait, no.`)
+_INTERJECTIONS = (
+    r"hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um|erm|sorry|haha|lol|obviously|clearly|again|yeah|edit"
+    r"|update|p\.?\s?s|hold\s+on|hang\s+on|stop|however|alas|unfortunately|sadly|hm|huh|eh|ugh|damn|whoa"
+    r"|attendez|attends|moment|warte|espera|espere|aspetta|стоп|подожди(?:те)?|хм+|ой|увы|блин"
+    r"|\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u55ef|\u54e6|\u5509|\u5f85\u3063\u3066|\u3044\u3084|\u3042\u308c"  # 等等 等一下 嗯 哦 唉 待って いや あれ
+)
+_LEAD_MARKS = (
+    r"[\s\-\u2013\u2014(\[*_<\u2190\u2717\u2718\u274c\u26a0\ufe0f\U0001f6ab\U0001f645]*"  # ✗ ✘ ❌ ⚠ 🚫 🙅
+)
+_CROSS_RE = re.compile("[\u2717\u2718\u274c]")
+_LEAD_RE = re.compile(
+    _LEAD_MARKS + r"(?:(?:" + _INTERJECTIONS + r")\b[\s,.!:\-\u2013\u2014\uff0c\u3001\uff1a]*)*",
+    re.IGNORECASE,
+)
+
+# a negative interjection standing alone as a clause
+_ALONE = (
+    r"no|nope|nah|not|wrong(?:\s+answer)?|incorrect|invalid|false|oops|whoops|jk|(?:just\s+)?(?:kidding|joking)"
+    r"|psych|never\s*mind|retracted|not\s+(?:really|quite|so)|april\s+fools|no\s+wait|wait\s+no|not\s+at\s+all"
+    r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?|or\s+not|/s|[\u2717\u2718\u274c]+|not\s+(?:it|that)"
+    r"|definitely\s+not|of\s+course\s+not|certainly\s+not|that'?s\s+not\s+it"
+    r"|non|nein|\u043d\u0435\u0442|n\u00e3o|\u3044\u3044\u3048|\u4e0d|\uc544\ub2c8"  # нет いいえ 不 아니
+    # 不对 错了 不正确 错误 不是 / неверно неправильно / faux / falsch / incorrecto falso / errado incorreto /
+    # 違う 違います 間違い / 틀렸다 틀렸어요
+    r"|\u4e0d\u5bf9|\u9519\u4e86|\u4e0d\u6b63\u786e|\u9519\u8bef|\u4e0d\u662f"
+    r"|\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e"
+    r"|(?:c'est\s+)?faux|falsch|(?:es\s+)?incorrecto|falso|(?:est\u00e1\s+)?errado|incorreto"
+    r"|\u9055\u3046|\u9055\u3044\u307e\u3059|\u9593\u9055\u3044|\ud2c0\ub838\ub2e4|\ud2c0\ub838\uc5b4\uc694"
+)
+_ALONE_RE = re.compile(
+    r"(?:" + _ALONE + r")(?:[\s,.!]+(?:" + _ALONE + r"))*[\s.!?)\]}*_\u3002\uff01]*$", re.IGNORECASE
+)
+
+# what a judgement is about: the statement before it
+_ABOUT = (
+    r"(?:this|that|it|which|the\s+above|(?:the|my|this|that|our)\s+(?:\w+\s+)?(?:answer|result|value|solution"
+    r"|computation|calculation|count|reasoning|work|box|claim|conclusion)(?:\s+above)?)"
+)
+_BAD = (
+    r"not\s+(?:quite\s+)?(?:right|correct|valid|possible|it|true|allowed|the\s+answer)|wrong|incorrect|invalid"
+    r"|impossible|false|off|bogus|nonsense|absurd|a\s+(?:mistake|contradiction)|mistaken|flawed|erroneous"
+)
+_JUDGED = (
+    _ABOUT
+    + r"\s*(?:(?:'s|\s+is|\s+was|\s+seems?|\s+looks?|\s+would\s+be|\s+must\s+be)(?:\s+(?:obviously|clearly"
+    r"|definitely|probably|certainly|still|also|just|all|actually|totally|completely))?\s+(?:" + _BAD + r")"
+    r"|\s+(?:can't|cannot|can\s+not|couldn't)\s+be\s+(?:right|correct|true|it)"
+    r"|\s+(?:contradicts|violates|fails|breaks|conflicts\s+with|is\s+inconsistent\s+with)"
+    r"|\s+(?:does\s+not|doesn't|did\s+not|didn't)\s+(?:work|satisfy|hold|seem\s+right|look\s+right|check\s+out"
+    r"|add\s+up|make\s+sense))\b"
+)
+# a negated belief in it: `I don't think that's right`, `I doubt that's correct`
+_DISBELIEVED = (
+    r"(?:i|we)\s+(?:(?:do\s+not|don't|no\s+longer)\s+(?:think|believe)|doubt)\s+(?:that\s+)?"
+    r"(?:this|that|it)(?:'s|\s+is|\s+was)\s+(?:right|correct|true|valid|it|the\s+answer)\b"
+)
+_RETRACTED = (
+    r"(?:(?:i|we)\s+)?(?:scratch|ignore|disregard|forget|strike|cancel|delete|undo|retract|withdraw|discard)"
+    r"(?:\s+(?:that|this|it|the\s+above|everything(?:\s+above)?|all\s+(?:that|of\s+that)|(?:my|the|this|that)"
+    r"\s+(?:\w+\s+){0,2}?(?:answer|result|value|line|step|part|box|computation|calculation|reasoning|solution"
+    r"|work|attempt)))?[\s.!?)\]}*_\u3002\uff01]*$"
+    r"|(?:i|we)\s+take\s+(?:that|it|this|it\s+all)\s+back\b"
+)
+_ADMITTED = (
+    r"(?:(?:i|we)\s+(?:(?:must|might|may)\s+have\s+|have\s+|had\s+)?(?:messed\s+up|screwed\s+up|goofed|erred"
+    r"|mis[a-z]{3,}|was\s+wrong|were\s+wrong|made\s+an?\s+(?:\w+\s+)?(?:mistake|error|slip|blunder)"
+    r"|got\s+(?:it|this|that)\s+wrong)|my\s+(?:mistake|bad|error))\b"
+)
+_HEAD_RE = re.compile(r"(?:" + "|".join((_JUDGED, _DISBELIEVED, _RETRACTED, _ADMITTED)) + r")", re.IGNORECASE)
+
+# the same judgements and admissions in other languages (no negation right before: `не противоречит`)
+_OTHER_WORDS = (
+    r"\u043f\u0440\u043e\u0442\u0438\u0432\u043e\u0440\u0435\u0447|(?:\u044f|\u043c\u044b)\s+\u043e\u0448\u0438\u0431"  # противореч я/мы ошиб
+    r"|\u043e\u0448\u0438\u0431\u0441\u044f|\u043e\u0448\u0438\u0431\u043b\u0430\u0441\u044c|\u043e\u0448\u0438\u0431\u043b\u0438\u0441\u044c"  # ошибся ошиблась ошиблись
+    r"|\u043d\u0435\u0432\u0435\u0440\u043d|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d"  # неверн неправильн
+    r"|contredit|je\s+me\s+suis\s+tromp|erreur\s+de\s+calcul|c'est\s+faux|est\s+faux|est\s+incorrect"
+    r"|widerspricht|verrechnet|geirrt|vertan|rechenfehler|(?:das|dies|es)\s+ist\s+falsch|stimmt\s+nicht"
+    r"|contradice|me\s+equivoqu|error\s+de\s+c\u00e1lculo|est\u00e1\s+mal|es\s+incorrecto"
+    r"|contradiz|errei|me\s+enganei|erro\s+de\s+c\u00e1lculo|est\u00e1\s+errado"
+    r"|\u77db\u76fe|\u7b97\u9519|\u6f0f\u6389|\u6f0f\u4e86|\u9519\u4e86|\u641e\u9519|\u5f04\u9519"  # 矛盾 算错 漏掉 漏了 错了 搞错 弄错
+    r"|\u662f\u9519\u7684|\u4e0d\u5bf9|\u8ba1\u7b97\u5931\u8bef"  # 是错的 不对 计算失误
+    r"|\u8a08\u7b97\u30df\u30b9|\u9593\u9055\u3048|\u9593\u9055\u3063|\u77db\u76fe"  # 計算ミス 間違え 間違っ 矛盾
+    r"|\ud2c0\ub838|\uc798\ubabb|\ubaa8\uc21c"  # 틀렸 잘못 모순
+)
+_OTHER_RE = re.compile(
+    r"(?<!\u043d\u0435\s)(?<!\u043d\u0435)(?<!pas\s)(?<!nicht\s)(?<!no\s)(?<!\u4e0d)(?<!\u6ca1)(?<!\u6ca1\u6709)"
+    r"(?<!\u4e0d\u8981)(?<!\u522b)(?<!\u65e0)(?:" + _OTHER_WORDS + r")",
+    re.IGNORECASE,
+)
+
+# a condition before a judgement: it judges another case
+_CONDITIONAL_RE = re.compile(
+    r"^\s*(?:if|otherwise|unless|without|else|when|for|except|in\s+(?:that|this|which|any)\s+case|assuming"
+    r"|given|had|were|once)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_RE = re.compile(r"[^,;:\uff0c\uff1b\uff1a\u3001\u2014\u2013]+")
+
+
+def _head(clause: str) -> str:
+    """The clause after its opening interjections and marks (`Hold on, ` -> ``)."""
+    return clause[_LEAD_RE.match(clause).end() :]  # type: ignore[union-attr]
+
+
+def withdrawal_kind(sentence: str) -> str | None:
+    """How a sentence with no value withdraws the statement before it: `alone` (a bare negative interjection,
+    `Nope.`), `judged` (a judgement, retraction or admission), or None."""
+    heads = [_head(c).strip() for c in _CLAUSE_RE.findall(sentence)]
+    heads = [h for h in heads if h]  # (a clause of interjections only, `Hold on,`, says nothing)
+    if not heads and _CROSS_RE.search(sentence):
+        return "alone"  # `\\boxed{7} ❌`: a cross mark alone
+    for head in heads:
+        if _CONDITIONAL_RE.match(head):
+            return None  # `Otherwise, this would be wrong.`: a condition judges another case
+        if _HEAD_RE.match(head) or _OTHER_RE.search(head[:24]):
+            return "judged"
+    # a bare `No` withdraws as the sentence's last word (`On reflection, no.`), not before what it says next
+    # (`No, that's right.`, `Wait, no, it is seven.`)
+    return "alone" if heads and _ALONE_RE.match(heads[-1]) else None
+
+
+def withdraws(sentence: str) -> bool:
+    """Whether a sentence with no value withdraws the statement before it (`Scratch that.`, `Nope.`)."""
+    return withdrawal_kind(sentence) is not None
+
+
+# a question about the statement itself: its bare `No` withdraws it (`Is that right? No.`)
+_QUERY_ABOUT_RE = re.compile(
+    _LEAD_MARKS
+    + r"(?:(?:"
+    + _INTERJECTIONS
+    + r")\b[\s,.]*)*(?:is|was|does|did|can|could|would)\s+"
+    + _ABOUT
+    + r"\s+(?:be\s+)?(?:right|correct|true|valid|it|the\s+answer|work|hold|make\s+sense)\b",
+    re.IGNORECASE,
+)
+
+_ALTERNATIVE_RE = re.compile(r"\bor\b|\?|/|\b(?:maybe|perhaps|possibly|probably)\b|\u6216", re.IGNORECASE)
+_PLAIN_NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\d)")
+_FIRST_SENTENCE_RE = re.compile(r"[\s$.)\]]*(.*?)(?:[.!?](?=\s|$)|[\n\u3002\uff01\uff1f]|$)", re.DOTALL)
+
+
+def _withdrawing_opening(sentence: str) -> int | None:
+    """Where the sentence's opening withdrawal ends (its first clause with words, after interjections, that
+    withdraws: `Nope,` `Wait, that's wrong,` `This contradicts $n > 10$`), or None when it opens otherwise."""
+    for m in _CLAUSE_RE.finditer(sentence):
+        if _head(m.group()).strip():
+            return m.end() if withdraws(m.group()) else None
+    return None
+
+
+def revised_after_withdrawal(after: str) -> str | None:
+    """The value (the last number or formula, with no alternative beside it) stated in the sentence after an
+    answer that opens with a withdrawal and goes on (`\\boxed{7}. Just kidding, it is 8.`, `Nope, it is 8.`,
+    `Wait, that's wrong, the answer is 7.`): the revised answer, or None."""
+    sentence = _FIRST_SENTENCE_RE.match(after[:400]).group(1)  # type: ignore[union-attr]
+    end = _withdrawing_opening(sentence)
+    if end is None:
+        return None
+    rest = sentence[end:]
+    if _ALTERNATIVE_RE.search(rest):
+        return None  # `Nope, it is 8 or 9.`: no one value instead
+    spans = re.findall(r"\$([^$]+)\$", rest)
+    if spans:  # `Scratch that: the answer is $\frac{1}{2}$.`: a formula is one value
+        return spans[-1].strip()
+    numbers = _PLAIN_NUMBER_RE.findall(rest)  # `No: 4*3*2 is 24.`: what the correction arrives at
+    return numbers[-1] if numbers else None
+
+
+_ANNOUNCED_RE = re.compile(  # a revision announced and never made (`Let me reconsider.` as the reply's last words)
+    _LEAD_MARKS + r"(?:(?:" + _INTERJECTIONS + r")\b[\s,.!:\-]*)*"
+    r"let(?:\s+me|'s|\s+us)\s+(?:reconsider|redo|recompute|rethink|start\s+over|re-?check|double[-\s]?check"
+    r"|re-?examine|re-?evaluate|try\s+again)(?:\s+\w+){0,3}\s*[.!]+[\s)]*$",  # a whole sentence, not one cut off
+    re.IGNORECASE,
+)
+_SENTENCES_RE = re.compile(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]*")
+
+
+def withdrawn_after(text: str, pos: int) -> bool:
+    """Whether a sentence after `pos` withdraws what was stated (the scan stops at the first value), or the
+    reply ends on a revision it announced (`Let me reconsider.`)."""
+    announced = False
+    query: bool | None = None  # None: no question before; True: one about the statement; False: another
+    for m in _SENTENCES_RE.finditer(text, pos):
+        sentence = m.group().strip()
+        if not sentence:
+            continue
+        if _VALUE_RE.search(sentence):
+            # a new statement: what follows it judges that one; but one opened by a withdrawal must revise to
+            # one value (`Nope, it is 8.`), else it withdrew the answer and offered none (`Nope, 8 or 9.`,
+            # `This contradicts $n > 10$.`: the value is what the judgement names, no revision)
+            if _withdrawing_opening(sentence) is None:
+                return False
+            return revised_after_withdrawal(sentence) is None
+        kind = withdrawal_kind(sentence)
+        if kind == "judged" or (kind == "alone" and query is not False):
+            return True  # (a bare `No` after another question answers that question)
+        asks = sentence.endswith(("?", "\uff1f"))
+        query = bool(_QUERY_ABOUT_RE.match(sentence)) if asks else None
+        announced = announced or bool(_ANNOUNCED_RE.match(sentence))
+    return announced
+
+
+_SIMPLE_VALUE_RE = re.compile(r"^-?\d+(?:\.\d+)?$|^(-?)\\[dt]?frac\{(-?\d+)\}\{(\d+)\}$|^(-?\d+)/(\d+)$")
+
+
+def plain_value(text: str) -> Fraction | None:
+    """The number a plain value states (`8`, `-0.5`, `\\frac{1}{3}`, `1/3`), or None for anything else."""
+    text = text.strip().strip("$").strip()
+    m = _SIMPLE_VALUE_RE.match(text)
+    if m is None:
+        return None
+    if m.group(2) is not None:
+        return (-1 if m.group(1) else 1) * Fraction(int(m.group(2)), int(m.group(3)) or 1)
+    if m.group(4) is not None:
+        return Fraction(int(m.group(4)), int(m.group(5)) or 1)
+    return Fraction(text)
+
+
+def different_values(a: str, b: str) -> bool:
+    """Whether two plain values are different numbers (`7`, `8`), not one restated (`\\frac13`, `0.333`)."""
+    x, y = plain_value(a), plain_value(b)
+    return x is not None and y is not None and abs(x - y) > Fraction(1, 100) * max(1, abs(x))

@@ -1,0 +1,129 @@
+"""A withdrawn or hedged final value answers nothing, read from the shape of what follows it
+(rlvr/verifiers/math/withdrawal.py, assertion.py); each shape beside the right counterpart it must keep.
+
+The phrasings here are not those of the red-team rounds that prompted the rules (round 7): they check that the
+rules are shapes, not the strings that were found."""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.assertion import unasserted
+from rlvr.verifiers.math.withdrawal import different_values, withdrawal_kind
+
+BOX = r"So the answer is $\boxed{7}$."
+
+# (what follows the only box, why the box is not asserted); the gold is 7 and none may score
+WITHDRAWN = [
+    # a judgement of what was said, after interjections of any kind
+    ("Hang on, that can't be right.", "withdrawn"),
+    ("Wait a second, this is clearly wrong.", "withdrawn"),
+    ("\u26a0\ufe0f This violates $x < 5$.", "withdrawn"),  # the judged condition is a value, the head judges
+    ("Hmm. That doesn't add up.", "withdrawn"),
+    ("But my count above is off.", "withdrawn"),
+    # a negated belief in it
+    ("I don't believe that's correct.", "withdrawn"),
+    ("I doubt that is right.", "withdrawn"),
+    # a bare negative interjection as the sentence's last clause, after any opening clause
+    ("Upon closer inspection, nope.", "withdrawn"),
+    ("Thinking about it again, no.", "withdrawn"),
+    ("Is that right? No.", "withdrawn"),  # the question was about the statement
+    # a retraction verb on it, an admission of error (any `mis-` verb)
+    ("Ignore everything above; I misunderstood the question.", "withdrawn"),
+    ("Disregard my previous answer.", "withdrawn"),
+    ("I miscounted.", "withdrawn"),
+    ("We must have misapplied the formula.", "withdrawn"),
+    ("Sorry, I got that wrong.", "withdrawn"),
+    # other languages: a judgement or admission with no negation right before it
+    ("\u8fd9\u4e2a\u7ed3\u679c\u4e0e\u6761\u4ef6\u77db\u76fe\u3002", "withdrawn"),  # 这个结果与条件矛盾。
+    (
+        "\u042d\u0442\u043e \u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e.",
+        "withdrawn",
+    ),  # Это неправильно.
+    ("Das widerspricht der Bedingung.", "withdrawn"),
+    ("Je me suis tromp\u00e9 quelque part.", "withdrawn"),
+    ("Uy, me equivoqu\u00e9.", "withdrawn"),
+    ("\u3042\u308c\u3001\u8a08\u7b97\u30df\u30b9\u3060\u3002", "withdrawn"),  # あれ、計算ミスだ。
+]
+
+# a different plain value offered beside the box: (the reply, why); gold 7
+HEDGED = [
+    (r"The answer is $\boxed{7}$ (resp. $9$ for the closed disc).", "hedged"),
+    (r"The answer is $\boxed{7}$ $\pm$ 2.", "hedged"),
+    (r"The answer is $\boxed{7}$ \pm 1.", "hedged"),
+    (r"The answer is $\boxed{7}$ -- or $6$ if zero counts.", "hedged"),
+    ("The answer is $\\boxed{7}$ \u2013 or 6, by another convention.", "hedged"),
+    ("La respuesta es $7$ (o $6$).", "hedged"),
+    ("\u7b54\u6848\u662f $7$\uff08\u6216\u8005 $6$\uff09\u3002", "hedged"),  # 答案是 $7$（或者 $6$）。
+    (r"My gut feeling says $\boxed{7}$, but a careful count gives 6.", "rejected"),
+    (r"Let's provisionally say $\boxed{7}$ and move on.", "supposed"),
+]
+
+# the same shapes where they withdraw or hedge nothing: each must keep its answer (gold 7)
+KEPT = [
+    BOX + " Could there be another solution? No.",  # the `No` answers that question
+    BOX + " Otherwise, this would be wrong.",  # a condition: another case
+    BOX + " Never mind the units, they cancel.",  # `never mind` with an object that is not the answer
+    BOX + " Note that the naive guess fails here.",  # a judgement of something else
+    BOX + " Common mistake: forgetting the empty set.",
+    BOX + " No, wait, that is right.",  # the `No` is not the sentence's last word
+    BOX + " \u8fd9\u4e0d\u77db\u76fe\u3002",  # 这不矛盾。 (negated: no contradiction)
+    BOX
+    + " \u5e38\u89c1\u9519\u8bef\u662f\u5ffd\u7565\u8d1f\u6839\u3002",  # 常见错误是忽略负根。 (a common error, not mine)
+    BOX
+    + " \u042d\u0442\u043e \u043d\u0435 \u043f\u0440\u043e\u0442\u0438\u0432\u043e\u0440\u0435\u0447\u0438\u0442 \u0443\u0441\u043b\u043e\u0432\u0438\u044e.",  # не противоречит
+    r"The answer is $\boxed{7}$ (or $7.0$).",  # restated, not an alternative
+    r"The answer is $7$ (or $\frac{14}{2}$).",
+    r"The answer is $\boxed{7}$ (respectively, the seventh term).",  # no value after `respectively`
+]
+
+
+@pytest.mark.parametrize("after, reason", WITHDRAWN)
+def test_a_withdrawal_after_the_only_box_leaves_no_answer(
+    verifier: MathVerifier, after: str, reason: str
+) -> None:
+    reply = f"{BOX} {after}"
+    assert unasserted(reply) == reason
+    verdict = verifier.verify(reply, "7")
+    assert (verdict.passed, verdict.reason) == (False, "no_answer")
+
+
+@pytest.mark.parametrize("reply, reason", HEDGED)
+def test_an_alternative_beside_the_value_is_a_hedge(verifier: MathVerifier, reply: str, reason: str) -> None:
+    assert unasserted(reply) == reason
+    assert not verifier.verify(reply, "7").passed
+
+
+@pytest.mark.parametrize("reply", KEPT)
+def test_what_withdraws_nothing_keeps_the_answer(verifier: MathVerifier, reply: str) -> None:
+    assert unasserted(reply) is None
+    assert verifier.verify(reply, "7").passed
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        r"Donc $\boxed{7}$. Attends, je me suis tromp\u00e9 : $\boxed{9}$.",
+        r"Also $\boxed{7}$. Das widerspricht der Bedingung, richtig ist $\boxed{9}$.",
+        "\u6240\u4ee5 $\\boxed{7}$\u3002\u55ef\uff0c\u641e\u9519\u4e86\uff0c\u662f $\\boxed{9}$\u3002",  # 所以 7。嗯，搞错了，是 9。
+        r"So $\boxed{7}$. Hold on, I miscounted: $\boxed{9}$.",
+    ],
+)
+def test_a_withdrawal_between_two_boxes_revises_to_the_later(verifier: MathVerifier, reply: str) -> None:
+    """A withdrawal between two boxes orders them: the later answers, the earlier is wrong."""
+    assert verifier.verify(reply, "9").passed
+    assert not verifier.verify(reply, "7").passed
+
+
+def test_withdrawal_kinds() -> None:
+    assert withdrawal_kind("On reflection, no.") == "alone"
+    assert withdrawal_kind("Hold on, that's wrong.") == "judged"
+    assert withdrawal_kind("No, it is seven.") is None  # a revision says what follows the `No`
+    assert withdrawal_kind("Otherwise, that is wrong.") is None
+
+
+def test_different_values_compares_plain_numbers_only() -> None:
+    assert different_values("7", "8") and different_values(r"\frac{1}{2}", "0.6")
+    assert not different_values(r"\frac{1}{3}", "0.333")  # a rounding restates
+    assert not different_values(r"\sqrt{2}", "1.41")  # not plain: left to the other rules
