@@ -253,4 +253,4 @@ def plain_value(text: str) -> Fraction | None:
 def different_values(a: str, b: str) -> bool:
     """Whether two plain values are different numbers (`7`, `8`), not one restated (`\\frac13`, `0.333`)."""
     x, y = plain_value(a), plain_value(b)
-    return x is not None and y is not None and abs(x - y) > Fraction(1, 100) * max(1, abs(x))
+    return x is not None and y is not None and abs(x - y) > Fraction(1, 100) * max(Fraction(1), abs(x))
