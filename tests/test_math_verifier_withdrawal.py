@@ -79,6 +79,40 @@ KEPT = [
 ]
 
 
+# what models write after their answer (closings, checks, notes, remarks on other cases): none withdraws it
+CLOSINGS = [
+    "This is the final answer.",
+    "I hope it is correct.",
+    "It is not possible to simplify this further.",  # a dummy `it` before its infinitive judges nothing said
+    "It is impossible to do better.",
+    "This cannot be simplified further.",
+    "There are no other solutions.",
+    "No other value works.",
+    "The other root is extraneous and is discarded.",
+    "It does not matter which order we choose.",
+    "This satisfies all the given conditions.",
+    "This is not a coincidence.",
+    "There is no mistake in the computation.",
+    "If we had not excluded zero, this would be wrong.",
+    "Many students get this wrong.",
+    "Be careful not to miss the negative root.",
+    "Everything checks out.",
+    "None of the other options work.",
+    "It is not hard to see that this is optimal.",
+    "\u6ce8\u610f\u4e0d\u8981\u6f0f\u6389\u7279\u6b8a\u60c5\u51b5\u3002",  # 注意不要漏掉特殊情况。
+    "\u7ecf\u68c0\u9a8c\uff0c\u7b26\u5408\u9898\u610f\u3002",  # 经检验，符合题意。
+    "Es gibt keinen Widerspruch.",
+    "Das widerspricht nicht der Bedingung.",
+    "Ce r\u00e9sultat ne contredit pas l'\u00e9nonc\u00e9.",
+]
+
+
+@pytest.mark.parametrize("after", CLOSINGS)
+def test_a_closing_after_the_box_withdraws_nothing(verifier: MathVerifier, after: str) -> None:
+    assert withdrawal_kind(after) is None
+    assert verifier.verify(f"{BOX} {after}", "7").passed
+
+
 @pytest.mark.parametrize("after, reason", WITHDRAWN)
 def test_a_withdrawal_after_the_only_box_leaves_no_answer(
     verifier: MathVerifier, after: str, reason: str

@@ -77,6 +77,8 @@ _JUDGED = (
     _ABOUT
     + r"\s*(?:(?:'s|\s+is|\s+was|\s+seems?|\s+looks?|\s+would\s+be|\s+must\s+be)(?:\s+(?:obviously|clearly"
     r"|definitely|probably|certainly|still|also|just|all|actually|totally|completely))?\s+(?:" + _BAD + r")"
+    # (not a dummy subject before its infinitive or clause: `It is not possible to simplify further.`)
+    r"(?!\s+(?:to|that|for|unless|if|when|whether)\b)"
     r"|\s+(?:can't|cannot|can\s+not|couldn't)\s+be\s+(?:right|correct|true|it)"
     r"|\s+(?:contradicts|violates|fails|breaks|conflicts\s+with|is\s+inconsistent\s+with)"
     r"|\s+(?:does\s+not|doesn't|did\s+not|didn't)\s+(?:work|satisfy|hold|seem\s+right|look\s+right|check\s+out"
@@ -117,7 +119,9 @@ _OTHER_WORDS = (
 )
 _OTHER_RE = re.compile(
     r"(?<!\u043d\u0435\s)(?<!\u043d\u0435)(?<!pas\s)(?<!nicht\s)(?<!no\s)(?<!\u4e0d)(?<!\u6ca1)(?<!\u6ca1\u6709)"
-    r"(?<!\u4e0d\u8981)(?<!\u522b)(?<!\u65e0)(?:" + _OTHER_WORDS + r")",
+    r"(?<!\u4e0d\u8981)(?<!\u522b)(?<!\u65e0)(?<!\bne\s)(?:"
+    + _OTHER_WORDS
+    + r")(?![^\W\d_]*\s+(?:pas|nicht)\b)",
     re.IGNORECASE,
 )
 
