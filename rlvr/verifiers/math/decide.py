@@ -12,7 +12,7 @@ from rlvr.verifiers.math.choice import answer_start, choice_hedged, option_with_
 from rlvr.verifiers.math.config import MathVerifierConfig
 from rlvr.verifiers.math.extract import Extraction, extract_answer
 from rlvr.verifiers.math.gold import Gold
-from rlvr.verifiers.math.normalize import canonical_text, currency_unit, normalize_answer
+from rlvr.verifiers.math.normalize import Normalized, canonical_text, currency_unit, normalize_answer
 from rlvr.verifiers.math.notation import bases_written, numeral_base
 from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Equation, Scalar, Text, describe
 from rlvr.verifiers.math.structure import false_equality, parse_answer, parse_choice
@@ -87,6 +87,11 @@ def decide(
     if base_clash is not None:
         return Verdict.fail(Reason.WRONG, error=base_clash, **details)
     norm = normalize_answer(_in_gold_base(gold.text, found.answer), units=config.strip_units)
+    chain = _one_unit_chain(found.answer) if config.strip_units and norm.unit is None else None
+    if (
+        chain is not None
+    ):  # `10 km + 15 km = 25 km`: a computation in one unit, graded as its result in that unit
+        norm = chain
     if isinstance(gold.answer, Text):
         # `\\text{odd?}` asks rather than answers; the key drops punctuation, so look at the text itself
         # `\\text{yes}^*`: a mark on a text answer is not the text
@@ -135,6 +140,31 @@ def decide(
     except cmp.Undecidable as exc:
         return Verdict.fail(Reason.TIMEOUT, error=str(exc), **details)
     return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+
+
+# the last member of a chain: one number and what follows it (`= 25 km`)
+_LAST_MEMBER_RE = re.compile(r"=\s*(-?\d+(?:\.\d+)?)\s*(\S[^=]*?)\s*$")
+# what may stand between the quantities of a computation once their unit is gone: numbers, operators, brackets
+_ARITHMETIC_RE = re.compile(r"(?:[\d.\s+\-*/=()\u00d7\u00b7\u22c5]|\\(?:times|cdot)(?![a-zA-Z]))+")
+
+
+def _one_unit_chain(answer: str) -> Normalized | None:
+    """A chain of equalities between quantities in one unit (`10 km + 15 km = 25 km`, `12 - 5 = 7 apples`): the
+    chain without the unit, and the unit, as its last member names it; None for anything else. The unit written
+    after every number, or only after the result, is one statement (`10 + 15 = 25 km`); a chain with any other
+    word or symbol left in it (`5 x + 2 x = 7 x`), or a product of quantities (`2 m × 3 m = 6 m`, in m²), is no
+    computation in one unit and is left as it is."""
+    last = _LAST_MEMBER_RE.search(answer)
+    unit = normalize_answer(f"{last.group(1)} {last.group(2)}", units=True).unit if last is not None else None
+    if last is None or unit is None:
+        return None
+    # `10 km + 15 km`: the unit as the result writes it, after a number (never a letter inside a word)
+    bare, written = re.subn(r"(?<=\d)[ \t]*" + re.escape(last.group(2)) + r"(?![^\W\d_])", " ", answer)
+    if not _ARITHMETIC_RE.fullmatch(bare) or bare.count("=") != answer.count("="):
+        return None
+    if written > 1 and re.search(r"[*/\u00d7\u00b7\u22c5]|\\(?:times|cdot)", bare):
+        return None  # `2 m × 3 m = 6 m`: a product of quantities is in another unit (m²), not the same one
+    return Normalized(normalize_answer(bare, units=False).text, unit)
 
 
 def _value_gold(value: Answer) -> Gold:

@@ -63,6 +63,7 @@ from rlvr.verifiers.math.phrases import (
     _revises,
     _sentence_rest,
     alternatives_after,
+    closing_result,
     prose_scale,
 )
 from rlvr.verifiers.math.truncation import cut_off, drop_unclosed_think, revising_when_cut
@@ -335,6 +336,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
                 return Extraction(prose_scale(found[-1].strip()), "gsm8k")
         elif method == "final_answer":
             matches = list(_PHRASE_RE.finditer(text))
+            closing = closing_result(text) if not matches else None
+            if closing is not None:  # `...\nRésultat : 2`: a result label on the closing line answers
+                return Extraction(closing, "final_answer")
             if matches:
                 after = text[matches[-1].end() :]
                 if _NEGATED_RE.match(after):  # "the answer is not 12": only what follows may answer

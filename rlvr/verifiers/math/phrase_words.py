@@ -24,6 +24,14 @@ ANSWER_LABELS = (
 #: sentences, then labels.
 ANSWER_SENTENCES_GLUED = ("答案是", "答案为", "答案為", "答えは", "정답은")
 ANSWER_LABELS_GLUED = ("答案", "答え", "정답")
+#: Labels of a result (`Résultat : 2`, `Ergebnis: Das Integral hat den Wert 2.`, `Total distance: 25 km`): they
+#: label a step's result as often as the answer, so they answer only where they open a reply's closing line
+#: (`phrases.closing_result`), never as a commitment elsewhere; then labels of scripts written without spaces.
+RESULT_LABELS = (
+    "result", "total", r"r[ée]sultat", "ergebnis", "gesamt", "resultado", "risultato", "totale",
+    "итого?", "результат", "підсумок", "wynik", "resultaat", "totaal", "sonuç", r"kết\s+quả", "hasil", "결과",
+)  # fmt: skip
+RESULT_LABELS_GLUED = ("结果", "結果", "合计", "總計", "总计")
 #: Words of other languages that qualify a number before them in an answer line (`Ответ: около 10`, `答：约 10`):
 #: about, at least, at most, more or fewer than, not (the English ones are `QUALIFIERS_BEFORE`).
 FOREIGN_QUALIFIERS = (

@@ -22,6 +22,7 @@ from rlvr.verifiers.math.commitment import (
     same_value,
     screen,
 )
+from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.phrase_words import (
     ANSWER_LABELS,
     ANSWER_LABELS_GLUED,
@@ -33,7 +34,10 @@ from rlvr.verifiers.math.phrase_words import (
     FOREIGN_AND,
     FOREIGN_OR,
     FOREIGN_QUALIFIERS,
+    RESULT_LABELS,
+    RESULT_LABELS_GLUED,
 )
+from rlvr.verifiers.math.truncation import cut_off
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
     NEGATION_AFTER_PHRASE,
@@ -46,11 +50,16 @@ from rlvr.verifiers.math.vocab import (
 # an answer phrase: English, a sentence of another language (`phrase_words.ANSWER_SENTENCES`), or a label of any
 # language followed by a colon, full-width too, or a dash (`phrase_words.ANSWER_LABELS`: `Ответ: 10`, `**答：** 7`,
 # `Ответ — 10`); a label is a word of its own, not the end of another (`回答：` is a reply, not an answer
-# line), except the few of scripts written without spaces (`phrase_words.ANSWER_LABELS_GLUED`: `最终答案：7`)
+# line), except the few of scripts written without spaces (`phrase_words.ANSWER_LABELS_GLUED`: `最终答案：7`);
+# a label in brackets is a section heading of its own, no colon needed (exam format `【解析】…【答案】128`, `[Answer] 7`)
 _OTHER_SENTENCES = r"(?<![^\W\d_])(?:" + "|".join(ANSWER_SENTENCES) + r")|" + "|".join(ANSWER_SENTENCES_GLUED)
+_ANY_LABEL = "|".join(ANSWER_LABELS + ANSWER_LABELS_GLUED)
 _OTHER_LABELS = (
-    r"(?:(?<![^\W\d_])(?:" + "|".join(ANSWER_LABELS) + r")|" + "|".join(ANSWER_LABELS_GLUED) + r")"
+    r"(?:(?:(?<![^\W\d_])(?:" + "|".join(ANSWER_LABELS) + r")|" + "|".join(ANSWER_LABELS_GLUED) + r")"
     r"(?![^\W\d_])[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|[\u2014\u2013](?=[ \t]))(?:[ \t]*(?:\*\*|__))?"
+    r"|[\[\u3010\u3016\uff3b][ \t]*(?:"
+    + _ANY_LABEL
+    + r"|(?:final[ \t]+)?answer)[ \t]*[\]\u3011\u3017\uff3d])"
 )
 _PHRASE_RE = re.compile(
     r"(?:final[\s_]+answer[\"']?\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:"
@@ -153,6 +162,8 @@ def _clean_phrase_answer(rest: str) -> str:
         r"^\**([^*]*?\S)\*\*(?=\s|$|[(.,;])", first
     ):  # `**Answer: 6** (not 12)`: bold closes it
         first = closed.group(1)
+    elif (bold := _bold_in_words(first)) is not None:  # `Respuesta: hay **12** monedas de 5 céntimos.`
+        first = bold
     rest = first.strip().strip("*").strip()
     rest = _CELL_END_RE.split(rest, maxsplit=1)[0] if _CELL_END_RE.search(rest) and "$" not in rest else rest
     span = _MATH_SPAN_RE.search(rest)
@@ -172,8 +183,14 @@ def _clean_phrase_answer(rest: str) -> str:
     rest = re.split(r"(?<!\d)(?<!\bi\.e)(?<!\be\.g)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[
         0
     ]  # not `i.e.`
-    # `7 (not 8)`: a bracket that denies another value leaves the answer as it is (a later clause might not)
-    rest = re.sub(r"^(-?\d+(?:\.\d+)?)\s*\(\s*not\s+-?\d+(?:\.\d+)?\s*\)$", r"\1", rest.strip())
+    rest = _restated_in_words(rest.strip())  # `7 (seven)`: the number word in brackets restates it
+    # `7 (not 8)`, `7 — not 8`: a bracket or a dash clause that denies another value leaves the answer as it is
+    # (a later clause might not)
+    rest = re.sub(
+        r"^(-?\d+(?:\.\d+)?)\s*(?:\(\s*not\s+-?\d+(?:\.\d+)?\s*\)|[,;\u2014\u2013]\s*not\s+-?\d+(?:\.\d+)?)\.?$",
+        r"\1",
+        rest,
+    )
     # `5 (i.e. $C_3 = \frac{1}{4}\binom{6}{3}$)`: a formula in brackets that says where the number comes from
     # restates it; a bare other value there (`5 (i.e. 6)`) is left in, so the answer reads as two values
     rest = _EQUIVALENT_RE.sub(r"\1", rest)
@@ -197,6 +214,38 @@ def _clean_phrase_answer(rest: str) -> str:
             # several numbers in prose: which one is the answer is a guess, so none is
             return numbers.pop()
     return rest
+
+
+# a bold run inside a line (`hay **12** monedas`): emphasis marks what the line states
+_BOLD_RE = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+
+
+def _bold_in_words(line: str) -> str | None:
+    """The one bold number of an answer line that opens with words (`hay **12** monedas de 5 céntimos`): the
+    emphasis marks the answer among the line's numbers; None when the line bolds more or other than one number,
+    a number comes before it (`7 (not **8**)`) or the words qualify it (`not **8**`, `about **12** coins`)."""
+    bolds = list(_BOLD_RE.finditer(line))
+    if len(bolds) != 1 or re.search(r"\d", line[: bolds[0].start()]):
+        return None
+    value = bolds[0].group(2).strip()
+    if not re.fullmatch(r"-?\d+(?:[.,]\d+)?", value):
+        return None
+    plain = line[: bolds[0].start()] + value + line[bolds[0].end() :]  # the line as read, emphasis dropped
+    number = _NUMBER_RE.match(plain, bolds[0].start())
+    return value if number is not None and _plain_number_in_prose(plain, number) else None
+
+
+# a number followed by a word or two in brackets (`7 (seven)`, `21 (twenty-one)`)
+_BRACKETED_WORDS_RE = re.compile(r"^(-?\d+)\s*[(\uff08]\s*([A-Za-z]+(?:[ -][A-Za-z]+)*)\s*[)\uff09]")
+
+
+def _restated_in_words(rest: str) -> str:
+    """`rest` without a bracket right after its leading number that names the same number in words (`7 (seven)`
+    restates 7); a bracket naming another number (`7 (eight)`) or anything else is left in."""
+    m = _BRACKETED_WORDS_RE.match(rest)
+    if m is None or number_from_words(m.group(2), m.group(2).lower().replace("-", " ")) != m.group(1):
+        return rest
+    return m.group(1) + rest[m.end() :]
 
 
 def _numeral_in_named_base(rest: str, end: int, value: str) -> str | None:
@@ -352,6 +401,27 @@ def _revised_value(after: str) -> str | None:
     found = [(m.start(), m.group().strip().rstrip(",")) for m in _NUMBER_RE.finditer(rest)]
     found += [(m.start(), NUMBER_WORDS[m.group().lower()]) for m in _NUMBER_WORD_RE.finditer(rest)]
     return max(found)[1] if found else None
+
+
+# a reply's closing line that a result label opens (`Résultat : 2`, `**Total distance:** 25 km`, `最终结果：7`):
+# at most one word before the label (`Final result:`), two after it (`Total distance:`), then a colon
+_RESULT_LINE_RE = re.compile(
+    r"^[ \t>*#_-]*(?:(?:[^\W\d_]+[ \t]+)?(?<![^\W\d_])(?:" + "|".join(RESULT_LABELS) + r")(?![^\W\d_])"
+    r"|[^\W\d_]*(?:" + "|".join(RESULT_LABELS_GLUED) + r"))"
+    r"(?:[ \t]+[^\W\d_]+){0,2}[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a](?:[ \t]*(?:\*\*|__))?[ \t]*(\S.*)$",
+    re.IGNORECASE,
+)
+
+
+def closing_result(text: str) -> str | None:
+    """The answer that a result label states on the closing line of `text` (`...\\nRésultat : 2`), or None.
+
+    A result label (`Result:`, `Total:`, `Ergebnis:`) labels a step's result as often as the answer, so it is
+    no commitment where it stands (the phrases above are); only the line that closes the reply states the
+    result of it all, and then it is read as an answer line, before the formulas that argued for it (a line cut
+    off mid-computation, `Total: 8 km + 2 km +`, closes nothing)."""
+    m = _RESULT_LINE_RE.match(text.rstrip().rsplit("\n", 1)[-1]) if not cut_off(text) else None
+    return (_clean_phrase_answer(m.group(1)) or None) if m is not None else None
 
 
 def _phrase_answer_after(rest: str) -> str | None:
