@@ -35,6 +35,16 @@ WITHDRAWN = [
     ("I miscounted.", "withdrawn"),
     ("We must have misapplied the formula.", "withdrawn"),
     ("Sorry, I got that wrong.", "withdrawn"),
+    ("Oh wait, I forgot to divide by 2.", "withdrawn"),  # the value is what the admission names
+    ("Hmm, I double-counted the corners.", "withdrawn"),
+    ("I was mistaken.", "withdrawn"),
+    # under a frame of belief, or unnamed: `I think`, `Pretty sure`, `Something is off`
+    ("Hmm, I think I made a mistake.", "withdrawn"),
+    ("Pretty sure that's wrong.", "withdrawn"),
+    ("Hmm, something is off.", "withdrawn"),
+    ("This can't be.", "withdrawn"),
+    ("Erm, mistake.", "withdrawn"),
+    ("Forget what I said.", "withdrawn"),
     # other languages: a judgement or admission with no negation right before it
     ("\u8fd9\u4e2a\u7ed3\u679c\u4e0e\u6761\u4ef6\u77db\u76fe\u3002", "withdrawn"),  # 这个结果与条件矛盾。
     (
@@ -99,6 +109,10 @@ CLOSINGS = [
     "Everything checks out.",
     "None of the other options work.",
     "It is not hard to see that this is optimal.",
+    "We neglected air resistance, as the problem says.",  # a step left out on purpose
+    "I'm not sure that is the simplest form.",  # doubt withdraws nothing (the recorded policy)
+    "I believe this is correct.",
+    "Clearly, this is optimal.",
     "\u6ce8\u610f\u4e0d\u8981\u6f0f\u6389\u7279\u6b8a\u60c5\u51b5\u3002",  # 注意不要漏掉特殊情况。
     "\u7ecf\u68c0\u9a8c\uff0c\u7b26\u5408\u9898\u610f\u3002",  # 经检验，符合题意。
     "Es gibt keinen Widerspruch.",

@@ -51,7 +51,8 @@ _ALONE = (
     r"no|nope|nah|not|wrong(?:\s+answer)?|incorrect|invalid|false|oops|whoops|jk|(?:just\s+)?(?:kidding|joking)"
     r"|psych|never\s*mind|retracted|not\s+(?:really|quite|so)|april\s+fools|no\s+wait|wait\s+no|not\s+at\s+all"
     r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?|or\s+not|/s|[\u2717\u2718\u274c]+|not\s+(?:it|that)"
-    r"|definitely\s+not|of\s+course\s+not|certainly\s+not|that'?s\s+not\s+it"
+    r"|definitely\s+not|of\s+course\s+not|certainly\s+not|that'?s\s+not\s+it|not\s+so\s+fast"
+    r"|(?:an?\s+)?(?:mistake|typo|error|blunder|slip)"
     r"|non|nein|\u043d\u0435\u0442|n\u00e3o|\u3044\u3044\u3048|\u4e0d|\uc544\ub2c8"  # нет いいえ 不 아니
     # 不对 错了 不正确 错误 不是 / неверно неправильно / faux / falsch / incorrecto falso / errado incorreto /
     # 違う 違います 間違い / 틀렸다 틀렸어요
@@ -71,7 +72,7 @@ _ABOUT = (
 )
 _BAD = (
     r"not\s+(?:quite\s+)?(?:right|correct|valid|possible|it|true|allowed|the\s+answer)|wrong|incorrect|invalid"
-    r"|impossible|false|off|bogus|nonsense|absurd|a\s+(?:mistake|contradiction)|mistaken|flawed|erroneous"
+    r"|impossible|false|off|bogus|nonsense|absurd|a\s+(?:mistake|contradiction|typo)|mistaken|flawed|erroneous"
 )
 _JUDGED = (
     _ABOUT
@@ -79,7 +80,8 @@ _JUDGED = (
     r"|definitely|probably|certainly|still|also|just|all|actually|totally|completely))?\s+(?:" + _BAD + r")"
     # (not a dummy subject before its infinitive or clause: `It is not possible to simplify further.`)
     r"(?!\s+(?:to|that|for|unless|if|when|whether)\b)"
-    r"|\s+(?:can't|cannot|can\s+not|couldn't)\s+be\s+(?:right|correct|true|it)"
+    r"|\s+(?:can't|cannot|can\s+not|couldn't)\s+be(?:\s+(?:right|correct|true|it)|(?=[\s.!]*$))"
+    r"|\s+makes?\s+no\s+sense"
     r"|\s+(?:contradicts|violates|fails|breaks|conflicts\s+with|is\s+inconsistent\s+with)"
     r"|\s+(?:does\s+not|doesn't|did\s+not|didn't)\s+(?:work|satisfy|hold|seem\s+right|look\s+right|check\s+out"
     r"|add\s+up|make\s+sense))\b"
@@ -93,15 +95,24 @@ _RETRACTED = (
     r"(?:(?:i|we)\s+)?(?:scratch|ignore|disregard|forget|strike|cancel|delete|undo|retract|withdraw|discard)"
     r"(?:\s+(?:that|this|it|the\s+above|everything(?:\s+above)?|all\s+(?:that|of\s+that)|(?:my|the|this|that)"
     r"\s+(?:\w+\s+){0,2}?(?:answer|result|value|line|step|part|box|computation|calculation|reasoning|solution"
-    r"|work|attempt)))?[\s.!?)\]}*_\u3002\uff01]*$"
+    r"|work|attempt)|what\s+(?:i|we)\s+(?:just\s+)?(?:said|wrote|did)))?[\s.!?)\]}*_\u3002\uff01]*$"
     r"|(?:i|we)\s+take\s+(?:that|it|this|it\s+all)\s+back\b"
 )
 _ADMITTED = (
-    r"(?:(?:i|we)\s+(?:(?:must|might|may)\s+have\s+|have\s+|had\s+)?(?:messed\s+up|screwed\s+up|goofed|erred"
-    r"|mis[a-z]{3,}|was\s+wrong|were\s+wrong|made\s+an?\s+(?:\w+\s+)?(?:mistake|error|slip|blunder)"
-    r"|got\s+(?:it|this|that)\s+wrong)|my\s+(?:mistake|bad|error))\b"
+    r"(?:(?:i|we)\s+(?:(?:must|might|may)\s+have\s+|have\s+|had\s+)?(?:(?:messed|screwed)\s+(?:\w+\s+)?up|goofed"
+    r"|erred|mis[a-z]{3,}|(?:was|were)\s+(?:\w+\s+)?(?:wrong|mistaken)|made\s+an?\s+(?:\w+\s+)?(?:mistake|error|slip|blunder)"
+    # (a step left out or counted twice: `I forgot to divide by 2`, `I double-counted the corners`)
+    r"|forgot|overlooked|(?:over|under|double)-?count(?:ed)?"  # (not `dropped`, `neglected`: often on purpose)
+    r"|got\s+(?:it|this|that)\s+wrong)|my\s+(?:mistake|bad|error)"
+    r"|(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:\w+\s+)?(?:wrong|mistaken))\b"
 )
-_HEAD_RE = re.compile(r"(?:" + "|".join((_JUDGED, _DISBELIEVED, _RETRACTED, _ADMITTED)) + r")", re.IGNORECASE)
+# something unnamed judged: `Something is off.`, `Something went wrong.`
+_AMISS = (
+    r"something(?:'s|\s+is|\s+went|\s+must\s+be|\s+seems(?:\s+to\s+be)?)\s+(?:\w+\s+)?(?:off|wrong|amiss)\b"
+)
+_HEAD_RE = re.compile(
+    r"(?:" + "|".join((_JUDGED, _DISBELIEVED, _RETRACTED, _ADMITTED, _AMISS)) + r")", re.IGNORECASE
+)
 
 # the same judgements and admissions in other languages (no negation right before: `не противоречит`)
 _OTHER_WORDS = (
@@ -134,9 +145,20 @@ _CONDITIONAL_RE = re.compile(
 _CLAUSE_RE = re.compile(r"[^,;:\uff0c\uff1b\uff1a\u3001\u2014\u2013]+")
 
 
+# a frame of belief before the head (`I think that's wrong`), not of doubt (`I'm not sure that's right`)
+_BELIEF_RE = re.compile(
+    r"(?:(?:i|we)\s+(?:think|believe|suspect|fear|feel|realize|realise|see|notice)|pretty\s+sure|clearly"
+    r"|(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:(?!not\b)\w+\s+)?(?:sure|certain|afraid)|it\s+(?:seems|appears)"
+    r"|apparently|evidently)\s+(?:now\s+)?(?:that\s+)?",
+    re.IGNORECASE,
+)
+
+
 def _head(clause: str) -> str:
-    """The clause after its opening interjections and marks (`Hold on, ` -> ``)."""
-    return clause[_LEAD_RE.match(clause).end() :]  # type: ignore[union-attr]
+    """The clause after its opening interjections, marks and frame of belief (`Hold on, ` -> ``)."""
+    rest = clause[_LEAD_RE.match(clause).end() :]  # type: ignore[union-attr]
+    frame = _BELIEF_RE.match(rest)
+    return rest[frame.end() :] if frame else rest
 
 
 def withdrawal_kind(sentence: str) -> str | None:
