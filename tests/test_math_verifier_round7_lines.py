@@ -162,3 +162,43 @@ def test_a_restatement_in_words_or_a_denial_leaves_the_answer(verifier: MathVeri
 def test_a_bracketed_other_number_word_is_a_second_value(verifier: MathVerifier) -> None:
     for gold in ("7", "8"):
         _verdict(verifier, "Answer: 7 (eight)", gold, "wrong")
+
+
+# ---- a chat template's next turn, in every family's spelling, ends the reply: a box after it answers nothing
+_SOLVED = "So $n = 23 + 105 = 128$.\n\nThe answer is $\\boxed{128}$."
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "<end_of_turn>\n<start_of_turn>user\nWithout the condition?<end_of_turn>\n<start_of_turn>model\n",  # Gemma
+        "<|end|><|user|>Without the condition?<|end|><|assistant|>",  # Phi-3
+        "<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nWithout the condition?<|eot_id|>",  # Llama 3
+        "\n\n### Instruction:\nWithout the condition?\n\n### Response:\n",  # Alpaca
+        "</s><s>[INST] Without the condition? [/INST] ",  # Mistral
+    ],
+)
+def test_a_next_chat_turn_ends_the_reply(verifier: MathVerifier, turn: str) -> None:
+    pred = _SOLVED + turn + "$\\boxed{23}$"
+    assert _verdict(verifier, pred, "128", "correct")["extracted"] == "128"
+    _verdict(verifier, pred, "23", "wrong")
+
+
+@pytest.mark.parametrize(
+    "opening",
+    ["<start_of_turn>model\n", "<|assistant|>", "<|start_header_id|>assistant<|end_header_id|>\n\n"],
+)
+def test_an_opening_turn_marker_ends_nothing(verifier: MathVerifier, opening: str) -> None:
+    assert _verdict(verifier, opening + _SOLVED, "128", "correct")["extracted"] == "128"
+
+
+# ---- an answer phrase that restates the boxed value as a sum offers no other value (its first operand)
+def test_an_answer_restated_as_a_sum_is_no_second_answer(verifier: MathVerifier) -> None:
+    pred = (
+        "So $n = 23 + 105 = 128$.\n\n$\\boxed{128}$\n\nLet me verify with the smallest case: $n = 23$ satisfies all "
+        "three, and adding the period keeps them. The answer is $23 + 105$."
+    )
+    assert _verdict(verifier, pred, "128", "correct")["extracted"] == "128"
+    _verdict(verifier, pred, "23", "wrong")
+    # a whole other value stated as the answer after the box is still a second answer
+    _verdict(verifier, pred.replace("$23 + 105$", "$23$"), "128", "wrong")

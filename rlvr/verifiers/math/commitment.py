@@ -178,8 +178,11 @@ def _rejected(clause: str, start: int, end: int, pitfall_end: int | None) -> boo
     return pitfall_end is not None and pitfall_end <= start and not _OPENER_RE.match(clause[:_NEAR])
 
 
+# a box, or a number an answer phrase states whole (`The answer is $23 + 105$` states no 23: the number is the
+# first operand of the value, not the value)
 _EXPLICIT_RE = re.compile(
-    r"\\(?:boxed|fbox)\s*\{(?P<box>[^{}]*)\}|\banswer\s*(?:is|:|=)\s*\$?(?P<phrase>-?\d+(?:\.\d+)?)",
+    r"\\(?:boxed|fbox)\s*\{(?P<box>[^{}]*)\}|\banswer\s*(?:is|:|=)\s*\$?(?P<phrase>-?\d+(?:\.\d+)?)"
+    r"(?!\d|\.\d|\s*(?:[-+*/^=\u00d7\u00b7\u22c5]|\\(?:cdot|times|div)(?![a-zA-Z])))",
     re.IGNORECASE,
 )
 

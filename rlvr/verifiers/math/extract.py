@@ -84,11 +84,20 @@ _UNIT_SUFFIX_RE = re.compile(r"\\%|\^\s*(?:\{\s*\\circ\s*\}|\\circ)")
 _GLUED_BASE_RE = re.compile(r"[ \t]*+_\s*\{?\s*(\d+)\s*\}?")
 
 
+# a chat template's turn marker, in every family's spelling: ChatML and Qwen (`<|im_end|>`), Llama 3 (`<|eot_id|>`,
+# `<|start_header_id|>`), Phi-3 (`<|end|>`, `<|user|>`), Gemma (`<end_of_turn>`, `<start_of_turn>`, with or without
+# bars), Mistral and Llama 2 (`</s>`, `[INST]`)
+_TURN_TOKEN = (
+    r"<\|(?:im_start|im_end|endoftext|eot_id|eom_id|end_of_turn|start_of_turn|start_header_id|end_header_id|end"
+    r"|user|system|assistant)\|>|<(?:end_of_turn|start_of_turn)>"
+)
 # the model went on to a new chat turn: nothing after it answers this one
 _NEXT_TURN_RE = re.compile(
-    r"<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>|</s>|\[INST\]"
-    # a new turn or a new problem written out: `Human:`, `User:`, `Q:` (few-shot), `Problem 2:`, `### Exercise`
+    _TURN_TOKEN + r"|</s>|\[INST\]"
+    # a new turn or a new problem written out: `Human:`, `User:`, `Q:` (few-shot), `Problem 2:`, `### Exercise`,
+    # an Alpaca-style heading of the next prompt (`### Instruction:`, `### Input:`)
     r"|\n[ \t]*(?:Human|User|Assistant|Q)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
+    r"|\n[ \t]*#+[ \t]*(?:Instruction|Input)[ \t]*:?[ \t]*\n"
 )
 
 
@@ -201,9 +210,7 @@ _GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$|^[^\w\\$]+$")
 _GLUED_OR_RE = re.compile(r"(?<=[)\]\d])or(?=[(\[A-Z])")
 
 
-_OPENING_TURN_RE = re.compile(
-    r"(?:\s*<\|(?:im_start|im_end|endoftext|eot_id|end_of_turn)\|>(?:assistant|model)?)+"
-)
+_OPENING_TURN_RE = re.compile(r"(?:\s*(?:" + _TURN_TOKEN + r")(?:assistant|model)?)+")
 
 
 _ASIDE_RE = re.compile(r"(?<=[.!?])\s*\(\s*[A-Z][^()]*\)\s*$")  # a last sentence in brackets
