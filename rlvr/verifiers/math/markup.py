@@ -4,10 +4,11 @@ Struck-out text (`~~12~~`, GFM's single-tilde `~12~`, `<s>`, `<del>`, `<strike>`
 combining overlay such as U+0336, `4̶2̶`, as chat UIs strike text without markup) was withdrawn by its author:
 it states nothing, so it is removed before any answer is looked for. Colour (`\\color{red}`,
 `\\textcolor{red}{...}`) only highlights: it is unwrapped there too, so a coloured box is a box. (A comment,
-`<!-- 7 -->` or `% 7`, is not struck out: its box still joins the answer, as a hedge.) Quoted lines (`> ...`), footnotes (`[^1]: ...`) and
-collapsed sections (`<details>...</details>`) are someone else's words, an aside or an old attempt: they are removed when the rest of the reply commits to an answer of its own (a box
-or an answer phrase), and kept otherwise, so an answer written only inside a quote is never replaced by a draft
-value outside it; kept, a quote is read without its `>` marks (`> **Result:** 7` states 7, `>` is no relation).
+`<!-- 7 -->` or `% 7`, is not struck out: its box still joins the answer, as a hedge.) Quoted lines (`> ...`),
+footnotes (`[^1]: ...`) and collapsed sections (`<details>...</details>`) are someone else's words, an aside or
+an old attempt: they are removed when the rest of the reply commits to an answer of its own (a box or an answer
+phrase), and kept otherwise, so an answer written only inside a quote is never replaced by a draft value outside
+it.
 
 A bare `$` before a number in prose is money (`she had $245.\\nAfter buying the $180 bike, she had $65 left.`):
 when the text up to the next `$` is prose or crosses a line, or that `$` opens the next amount (`$20 - $12`),
@@ -25,6 +26,7 @@ import re
 from collections.abc import Callable
 
 from rlvr.verifiers.math.atoms import _is_prose
+from rlvr.verifiers.math.boxes import outer_boxes
 
 # (a struck-out part never crosses a blank line: `~~` or `<s>` left open strikes out no paragraph after it)
 _STRUCK_RE = re.compile(
@@ -51,8 +53,8 @@ _OVERLAYS = "\u0334-\u0338\u20d2\u20d3\u20d8-\u20da\u20e5\u20e6\u20ea\u20eb"
 _OVERLAID_RE = re.compile(rf"(?:[^\s{_OVERLAYS}][{_OVERLAYS}]+)+")
 
 # colour only highlights: `\color{red}` switches it for what follows, `\textcolor{red}{X}` and `\colorbox{red}{X}`
-# paint X: the command and its colour are dropped, X is kept (unwrapped from its group)
-_COLOUR_RE = re.compile(r"\\(?:(color)|textcolor|colorbox)(?![a-zA-Z])\s*(?:\[[^\]{}]*\])?\s*\{[^{}]*\}\s*")
+# paint X: the command and its colour are dropped, X is kept
+_COLOUR_RE = re.compile(r"\\(?:color|textcolor|colorbox)(?![a-zA-Z])\s*(?:\[[^\]{}]*\])?\s*\{[^{}]*\}\s*")
 
 
 def _uncoloured(text: str) -> str:
@@ -64,13 +66,21 @@ def _uncoloured(text: str) -> str:
             continue
         out.append(text[pos : m.start()])
         pos = m.end()
-        if m.group(1) is None and text.startswith("{", pos):  # `\textcolor{red}{X}`: X without its braces
-            close = _group_end(text, pos)
-            if close is not None:
-                out.append(text[pos + 1 : close])
-                pos = close + 1
+        close = _group_end(text, pos) if text.startswith("{", pos) else None
+        if close is not None and _one_box(text[pos + 1 : close]):
+            # `\textcolor{red}{\boxed{7}}`: the box without the painted group's braces (a box groups itself);
+            # any other painted group keeps its braces, which group it (`2\color{red}{x+1}` is 2(x+1))
+            out.append(text[pos + 1 : close])
+            pos = close + 1
     out.append(text[pos:])
     return "".join(out)
+
+
+def _one_box(content: str) -> bool:
+    """Whether `content` is one closed box and nothing else (`\\boxed{7}`)."""
+    content = content.strip()
+    boxes = outer_boxes(content)
+    return len(boxes) == 1 and boxes[0][0] == 0 and boxes[0][1] == len(content) and boxes[0][2] is not None
 
 
 def _group_end(text: str, start: int) -> int | None:
@@ -111,10 +121,7 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     if ">" not in text and "[^" not in text:
         return text
     rest = _ASIDE_MARKUP_RE.sub(" ", text)
-    return rest if rest != text and commits(rest) else _QUOTE_MARK_RE.sub("", text)
-
-
-_QUOTE_MARK_RE = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.M)
+    return rest if rest != text and commits(rest) else text
 
 
 _DOLLAR_RE = re.compile(r"(?<!\\)\$\$|(?<!\\)\$")
