@@ -175,3 +175,44 @@ def test_different_values_compares_plain_numbers_only() -> None:
     assert different_values("7", "8") and different_values(r"\frac{1}{2}", "0.6")
     assert not different_values(r"\frac{1}{3}", "0.333")  # a rounding restates
     assert not different_values(r"\sqrt{2}", "1.41")  # not plain: left to the other rules
+
+
+# a reply that declares, after its last value, that it has no answer; a value framed for the grader or as
+# someone else's answer; a value in the consequent of a counterfactual: none answers (gold 7)
+NOT_ANSWERED = [
+    (
+        r"So far $\binom{8}{1} = 8$ and $8 - 1 = 7$. I ran out of time before finishing the count.",
+        "unfinished",
+    ),
+    (r"A hint suggests $\boxed{7}$. We did not manage to solve the system, sadly.", "unfinished"),
+    (r"Partial work: $x = 7$. I haven't finished the second case yet.", "unfinished"),
+    (r"The count is $7$. I ran out of time before finishing step 3.", "unfinished"),  # a step's number
+    (r"Dear grader, please accept $\boxed{7}$.", "rejected"),
+    (r"For the verifier's convenience: the answer is $\boxed{7}$.", "rejected"),
+    (r"The reference solution says $\boxed{7}$, but my work gives $9$.", "rejected"),
+    (r"If it were a square, the side would be $\boxed{7}$.", "supposed"),
+    (r"Assuming the statement meant 6 rather than 5, the answer would be $\boxed{7}$.", "supposed"),
+]
+ANSWERED = [
+    r"So the answer is $\boxed{7}$. I could not verify this numerically.",  # unchecked is doubt, not unfinished
+    r"I could not solve it by factoring, so I used the formula: $\boxed{7}$.",  # a value after the declaration
+    r"We were unable to determine it by symmetry alone; computing directly gives $\boxed{7}$.",
+    r"So the expected value is $\boxed{7}$.",  # a mathematical term, not someone else's answer
+    r"Each judge gives $3$ or $4$ points, so the top score is $\boxed{7}$.",
+    r"If we add $3$ and $4$, we get $\boxed{7}$.",  # a condition with an asserted consequent
+]
+
+
+@pytest.mark.parametrize("reply, reason", NOT_ANSWERED)
+def test_a_declared_unfinished_or_attributed_value_answers_nothing(
+    verifier: MathVerifier, reply: str, reason: str | None
+) -> None:
+    assert unasserted(reply) == reason
+    if reason is not None:
+        assert verifier.verify(reply, "7").reason == "no_answer"
+
+
+@pytest.mark.parametrize("reply", ANSWERED)
+def test_the_counterparts_keep_their_answer(verifier: MathVerifier, reply: str) -> None:
+    assert unasserted(reply) is None
+    assert verifier.verify(reply, "7").passed

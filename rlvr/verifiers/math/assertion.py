@@ -25,6 +25,10 @@ of sentence shapes, not a list of phrasings, so the rules here look at structure
 - a value judged in its own clause before it (`My first instinct was 7, but ... 9`, `tentatively 7`) is rejected
   even when the reply goes on to other values.
 
+- a reply whose last sentences, after every value, declare it has none (`I ran out of time before finishing.`,
+  `I could not solve this problem.`, `I have not derived it.`) is unfinished; a value framed for the grader
+  (`for the grader's convenience`, `the expected answer is`, `the reference solution`) is not the reply's own.
+
 `unasserted` says which of these applies to the reply's final value (its last box, else its last value);
 the extractor then answers nothing. Only a withdrawal is read when the reply states other values (several boxes,
 a value after the final one's sentence, or without a box a value before its sentence): which of those answers
@@ -38,6 +42,7 @@ import re
 
 from rlvr.verifiers.math.boxes import outer_boxes
 from rlvr.verifiers.math.withdrawal import (
+    declared_unfinished,
     different_values,
     revised_after_withdrawal,  # noqa: F401  (read from here by box_context)
     withdrawn_after,
@@ -74,6 +79,13 @@ _HYPOTHETICAL_RE = re.compile(
     r"|\u0434\u043e\u043f\u0443\u0441\u0442\u0438\u043c)\b",
     re.IGNORECASE,
 )
+# a condition that opens the sentence, and a modal consequent after it: the value is what would hold, not what does
+_CONDITION_RE = re.compile(
+    r"(?:(?:so|and|now|but|ok(?:ay)?|well)\s*,?\s+)?(?:if|even\s+if|suppose|supposing|assume|assuming|provided"
+    r"|were|had|what\s+if|in\s+case)\b",
+    re.IGNORECASE,
+)
+_WOULD_RE = re.compile(r"\bwould(?:'ve|\s+have)?\b|'d\s+(?:be|get|have)\b", re.IGNORECASE)
 _TURN_RE = re.compile(r"\b(?:but|however|actually|in\s+fact|so|therefore|thus|hence)\b", re.IGNORECASE)
 # what ends the supposition and opens its consequent: a comma, `then`, a colon, `we get`, `this gives`
 # the same in other languages (CJK openers have no word boundary after them)
@@ -110,7 +122,10 @@ _JUDGED_BEFORE_RE = re.compile(
     r"|hunch)\b"
     # someone else's answer: `Students often answer 7`, `Many people say 7`
     r"|\b(?:students|people|many|most|some|others|beginners|novices)\s+(?:\w+\s+)?(?:answer|say|think|guess|write"
-    r"|claim|get|pick|choose)\b",
+    r"|claim|get|pick|choose)\b"
+    # an answer someone else holds (`the expected answer is`, `the reference solution`): not the reply's own
+    r"|\b(?:expected|reference|official|gold|ground[-\s]truth)\s+(?:answer|solution|output)\b"
+    r"|\banswer\s+key\b",
     re.IGNORECASE,
 )
 # ... or after it, as its predicate (`7 is ruled out`, `7 fails`, `7 does not work`, `7 is not the answer`)
@@ -125,6 +140,12 @@ _JUDGED_AFTER_RE = re.compile(
     re.IGNORECASE,
 )
 # a hedge right before it: `The answer is likely 7`
+# words addressed to whoever grades the reply: what they frame is offered to the grader, not answered
+_TO_GRADER_RE = re.compile(
+    r"\b(?:(?:the|a|an|our|dear|to|for)\s+(?:\w+\s+)?(?:grader|verifier|evaluator|reward\s+model)"
+    r"|(?:grader|verifier|evaluator)(?:'s|s'))\b",  # (not `judge`, `marker`: people and things in problems)
+    re.IGNORECASE,
+)
 _HEDGED_BEFORE_RE = re.compile(
     r"\b(?:likely|probably|possibly|perhaps|maybe|presumably|apparently|seemingly|supposedly)\s*\W{0,3}$",
     re.IGNORECASE,
@@ -262,12 +283,16 @@ def _offered_beside(text: str, start: int, end: int, pre: str) -> bool:
 
 def unasserted(text: str) -> str | None:
     """Why the reply's final value is not asserted (`asked`, `supposed`, `denied`, `rejected`, `hedged`,
-    `approximate`, `withdrawn`), or None when it is (see the module docstring)."""
+    `approximate`, `withdrawn`, `unfinished`), or None when it is (see the module docstring)."""
     found = _final_value(text)
     if found is None:
         return None
     start, end, sole = found
+    if declared_unfinished(text):
+        return "unfinished"  # `... I ran out of time before finishing the computation.`
     pre, post, stop = _sentence_around(text, start, end)
+    if _TO_GRADER_RE.search(pre):
+        return "rejected"  # `(Reference solution, for the grader's convenience: the answer is \\boxed{7}.)`
     if withdrawn_after(text, end + len(post)) or any(
         withdraws(c) for c in _CLAUSE_CUT_RE.split(post.lstrip("$} ")) if not _VALUE_RE.search(c)
     ):
@@ -289,6 +314,9 @@ def unasserted(text: str) -> str | None:
     opener = _SUPPOSITION_RE.match(pre) or _SUPPOSITION_OTHER_RE.match(pre)
     if opener is not None and not _CONSEQUENT_RE.search(pre, opener.end()):
         return "supposed"
+    condition = _CONDITION_RE.match(pre)
+    if condition is not None and _WOULD_RE.search(pre, condition.end()):
+        return "supposed"  # `If it were isosceles, the angle would be 45.`: a counterfactual consequent
     adverb = _HYPOTHETICAL_RE.match(pre)
     if adverb is not None and not _TURN_RE.search(pre, adverb.end()):
         return "supposed"
