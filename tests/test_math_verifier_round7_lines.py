@@ -60,6 +60,7 @@ def test_a_result_label_on_the_closing_line_answers(
         "Result: 8\nRuntime: 7 ms",
         "Ergebnis: 10.\n\nDavon ziehen wir $2$ ab und erhalten $8$.",
         "We add the legs.\n\nTotal distance: 8 km + 2 km +",  # cut off: no line closes the reply
+        "Legs of 8 km and 2 km.\n\nTotal: 8 km + 2 km = 10 km. Hmm, or maybe 8 km.",  # a hedge on the line
     ],
 )
 def test_a_result_label_elsewhere_is_no_answer_line(verifier: MathVerifier, pred: str) -> None:
@@ -202,3 +203,23 @@ def test_an_answer_restated_as_a_sum_is_no_second_answer(verifier: MathVerifier)
     _verdict(verifier, pred, "23", "wrong")
     # a whole other value stated as the answer after the box is still a second answer
     _verdict(verifier, pred.replace("$23 + 105$", "$23$"), "128", "wrong")
+
+
+# ---- a guessed last value offered as a possibility (`or maybe`, a question) is no answer
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "The total is 25 km. Hmm, or maybe 26 km.",
+        "Legs of 10 km and 15 km.\n\nTotal: 10 km + 15 km = 25 km. Hmm, or maybe 26 km.",
+        "The total is 25 km. Perhaps 26 km.",
+        "The total is 25 km. Is it 26 km?",
+    ],
+)
+def test_a_hedged_last_value_is_no_guess(verifier: MathVerifier, pred: str) -> None:
+    for gold in ("25", "26"):
+        verdict = verifier.verify(pred, gold)
+        assert not verdict.passed, verdict.details
+
+
+def test_a_plain_last_value_is_still_guessed(verifier: MathVerifier) -> None:
+    assert _verdict(verifier, "The total is 26 km.", "26", "correct")["extracted"] == "26"

@@ -25,6 +25,7 @@ from rlvr.verifiers.math.vocab import (
     ERROR_WORDS,
     EXAMPLE_CUES,
     HEDGE_MARKERS,
+    HEDGES,
     NUMBER_WORDS,
     PITFALL_WORDS,
     REJECTION_PREDICATES,
@@ -313,6 +314,9 @@ _STATED_BEFORE_RE = re.compile(
 )
 
 
+_MAYBE_RE = re.compile(r"\b(?:" + "|".join(HEDGES) + r")\b", re.IGNORECASE)  # `maybe 26`, `perhaps 26`
+
+
 def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, int]]) -> bool:
     """Whether a value guessed without a box or an answer phrase (text[start:end]) is contested in its
     sentence: a denial reaches it ("we reject 7", "7 (wrong)", "8, not 7") or the sentence states another
@@ -335,6 +339,8 @@ def guess_contested(text: str, start: int, end: int, numbers: list[tuple[int, in
     denial_after = _DENIAL_RE.search(text, end, after[0] if after else hi)
     if denial_before or denial_after:
         return True  # the denial names this value, not another one
+    if _asks(text[lo : hi + 1]) or _MAYBE_RE.search(text, lo, hi):
+        return True  # `Hmm, or maybe 26 km.`, `Is it 26?`: a value offered as a possibility is no answer
     named = re.search(r"\banswer", text[lo:hi], re.IGNORECASE)
     if named and not re.search(r"\b(?:is|be)\s+the\s+(?:final\s+)?answer\b", text[lo:hi], re.IGNORECASE):
         return True  # "The answer exceeds 7", "After 7 iterations the answer converges": named, not stated

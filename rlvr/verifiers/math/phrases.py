@@ -419,9 +419,15 @@ def closing_result(text: str) -> str | None:
     A result label (`Result:`, `Total:`, `Ergebnis:`) labels a step's result as often as the answer, so it is
     no commitment where it stands (the phrases above are); only the line that closes the reply states the
     result of it all, and then it is read as an answer line, before the formulas that argued for it (a line cut
-    off mid-computation, `Total: 8 km + 2 km +`, closes nothing)."""
+    off mid-computation, `Total: 8 km + 2 km +`, closes nothing; nor does a line that goes on to another value
+    after its first sentence, which may hedge or revise it)."""
     m = _RESULT_LINE_RE.match(text.rstrip().rsplit("\n", 1)[-1]) if not cut_off(text) else None
-    return (_clean_phrase_answer(m.group(1)) or None) if m is not None else None
+    if m is None:
+        return None
+    rest = _sentence_rest(m.group(1))
+    if rest is not None and (_NUMBER_RE.search(rest) or _NUMBER_WORD_RE.search(rest)):
+        return None  # `Total: 25 km. Hmm, or maybe 26 km.`: a later sentence of the line offers another value
+    return _clean_phrase_answer(m.group(1)) or None
 
 
 def _phrase_answer_after(rest: str) -> str | None:
