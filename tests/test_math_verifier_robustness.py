@@ -15,7 +15,11 @@ ALLOWED = {"correct", "wrong", "no_answer", "timeout", "unparsable_gold"}
 
 PATHOLOGICAL = [
     # redundant grouping is collapsed before parsing: ((((1)))) is 1, however deep (rlvr#13)
-    ("\\boxed{" + "(" * 3000 + "1" + ")" * 3000 + "}", "1", {"wrong"}),  # longer than max_answer_chars
+    ("\\boxed{" + "(" * 4900 + "1" + ")" * 4900 + "}", "1", {"correct"}),
+    ("\\boxed{" + "(" * 6000 + "1" + ")" * 6000 + "}", "1", {"wrong"}),  # longer than max_answer_chars
+    ("\\boxed{" + "9" * 5000 + "}", "10^{5000}-1", {"correct"}),  # past int()'s 4300-digit limit
+    ("\\boxed{" + "9" * 5000 + "}", "10^{5000}", {"wrong"}),
+    ("\\boxed{0." + "3" * 5000 + "}", "\\frac{1}{3}", {"wrong"}),
     ("\\boxed{" + "(" * 200 + "1" + ")" * 200 + "}", "1", {"correct"}),
     (
         "\\boxed{" + "(1+" * 3000 + "1" + ")" * 3000 + "}",

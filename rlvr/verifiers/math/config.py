@@ -51,8 +51,9 @@ class MathVerifierConfig:
     in_process: bool = False
     """Run the sympy stage in this process without a deadline (for code already inside a killable worker)."""
 
-    max_answer_chars: int = 2000
-    """Longer extracted answers are `wrong` without parsing (a guard against pathological output)."""
+    max_answer_chars: int = 10000
+    """Longer extracted answers are `wrong` without parsing (a guard against pathological output; 10000 holds
+    a 5000-digit integer or 4900 nested brackets)."""
 
     gold_cache_size: int = 4096
     """How many parsed gold answers to keep (0 disables the cache)."""

@@ -49,6 +49,18 @@ def tokenize(s: str) -> list[tuple[str, str]]:
     return tokens
 
 
+def _digits_value(digits: str) -> int:
+    """The integer a string of decimal digits writes, of any length: Python's `int()` refuses more than 4300
+    digits (a guard against quadratic conversion), so long literals are read in chunks under that limit."""
+    if len(digits) <= 4000:
+        return int(digits)
+    value = 0
+    for at in range(0, len(digits), 4000):
+        chunk = digits[at : at + 4000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
+
+
 def number_node(text: str) -> Node:
     """A literal as a node, remembering how many digits it was written with."""
     if "e" in text.lower() and not text.replace(".", "").isdigit():
@@ -64,5 +76,6 @@ def number_node(text: str) -> Node:
         whole, frac = text.split(".")
         digits = (whole + frac).lstrip("0")
         sig = len(digits) if digits else 0
-        return ("num", Fraction(text if whole else "0" + text), len(frac), sig)
-    return ("num", Fraction(int(text)), None, None)
+        value = Fraction(_digits_value(whole + frac or "0"), 10 ** len(frac))
+        return ("num", value, len(frac), sig)
+    return ("num", Fraction(_digits_value(text)), None, None)

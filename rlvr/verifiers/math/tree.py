@@ -82,18 +82,31 @@ def free_symbols(node: Any, out: set[str] | None = None) -> set[str]:
     return out
 
 
+def int_text(n: int) -> str:
+    """An integer's decimal digits, of any length (`str()` refuses more than 4300 digits; read in chunks)."""
+    if n.bit_length() < 13000:
+        return str(n)
+    sign, n = ("-" if n < 0 else ""), abs(n)
+    chunks = []
+    while n:
+        n, low = divmod(n, 10**4000)
+        chunks.append(str(low).rjust(4000, "0"))
+    return sign + "".join(reversed(chunks)).lstrip("0")
+
+
 def to_text(node: Node) -> str:
     """A readable plain-text rendering of a tree (for `Verdict.details`)."""
     kind = node[0]
     if kind == "num":
         v = node[1]
         if node[2] is not None and (v * 10 ** node[2]).denominator == 1:  # a decimal: show it as written
-            digits = str(abs(v * 10 ** node[2]).numerator).rjust(node[2] + 1, "0")
+            digits = int_text(abs(v * 10 ** node[2]).numerator).rjust(node[2] + 1, "0")
             text = digits[: len(digits) - node[2]] + (
                 "." + digits[len(digits) - node[2] :] if node[2] else ""
             )
             return ("-" if v < 0 else "") + text
-        return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+        num = int_text(v.numerator)
+        return num if v.denominator == 1 else f"{num}/{int_text(v.denominator)}"
     if kind == "sym":
         return node[1]
     if kind == "const":
