@@ -156,6 +156,7 @@ def test_what_withdraws_nothing_keeps_the_answer(verifier: MathVerifier, reply: 
         r"Also $\boxed{7}$. Das widerspricht der Bedingung, richtig ist $\boxed{9}$.",
         "\u6240\u4ee5 $\\boxed{7}$\u3002\u55ef\uff0c\u641e\u9519\u4e86\uff0c\u662f $\\boxed{9}$\u3002",  # 所以 7。嗯，搞错了，是 9。
         r"So $\boxed{7}$. Hold on, I miscounted: $\boxed{9}$.",
+        r"I first had $\boxed{7}$, until I realized the ends are shared, which gives $\boxed{9}$.",
     ],
 )
 def test_a_withdrawal_between_two_boxes_revises_to_the_later(verifier: MathVerifier, reply: str) -> None:

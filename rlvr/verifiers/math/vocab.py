@@ -342,6 +342,8 @@ EXPLICIT_REVISIONS = (
     r"I\s+was\s+wrong",
     r"let\s+me\s+(?:redo|recompute|recalculate|correct|fix)",
     r"(?:fix|correct)(?:ing|ed)?\s+(?:it|this|that)",
+    # a later noticing that changes it: `was going to be \\boxed{24}, until I noticed ... \\boxed{18}`
+    r"(?:until|then|but\s+then)\s+(?:I|we)\s+(?:noticed|realized|realised|remembered|re-?read|saw)",
 )
 #: Words that say a check found an error: they end the check (`extract.drop_checks`), so a conclusion after
 #: them may state a new answer. They do not open a revision by themselves ("2 would be wrong" revises nothing).
