@@ -45,6 +45,7 @@ from rlvr.verifiers.math.withdrawal import (
     declared_unfinished,
     different_values,
     revised_after_withdrawal,  # noqa: F401  (read from here by box_context)
+    withdrawal_end,
     withdrawn_after,
     withdraws,
 )
@@ -284,12 +285,12 @@ def _offered_beside(text: str, start: int, end: int, pre: str) -> bool:
 def unasserted(text: str) -> str | None:
     """Why the reply's final value is not asserted (`asked`, `supposed`, `denied`, `rejected`, `hedged`,
     `approximate`, `withdrawn`, `unfinished`), or None when it is (see the module docstring)."""
+    if declared_unfinished(text):
+        return "unfinished"  # `... I ran out of time before finishing the computation.`
     found = _final_value(text)
     if found is None:
         return None
     start, end, sole = found
-    if declared_unfinished(text):
-        return "unfinished"  # `... I ran out of time before finishing the computation.`
     pre, post, stop = _sentence_around(text, start, end)
     if _TO_GRADER_RE.search(pre):
         return "rejected"  # `(Reference solution, for the grader's convenience: the answer is \\boxed{7}.)`
@@ -330,3 +331,18 @@ def unasserted(text: str) -> str | None:
     if (_APPROX_BEFORE_RE.search(pre) or _APPROX_AFTER_RE.match(post)) and not re.search(r"\d\.\d", value):
         return "approximate"
     return None
+
+
+def after_withdrawal(text: str) -> str | None:
+    """The reply after the sentence that withdraws its final value, when it goes on to state a value there (a
+    revision: `\\boxed{18}. Wait, I made a mistake. It should be 36.`), else None."""
+    found = _final_value(text)
+    if found is None:
+        return None
+    start, end, _ = found
+    _, post, _ = _sentence_around(text, start, end)
+    at = withdrawal_end(text, end + len(post))
+    if at is None:
+        return None
+    rest = text[at:]
+    return rest if _VALUE_RE.search(rest) else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.asides import asides_unboxed
-from rlvr.verifiers.math.assertion import unasserted
+from rlvr.verifiers.math.assertion import after_withdrawal, unasserted
 from rlvr.verifiers.math.atoms import (
     _MATH_SPAN_RE,
     _NUMBER_RE,
@@ -96,7 +96,7 @@ _NEXT_TURN_RE = re.compile(
     _TURN_TOKEN + r"|</s>|\[INST\]"
     # a new turn or a new problem written out: `Human:`, `User:`, `Q:` (few-shot), `Problem 2:`, `### Exercise`,
     # an Alpaca-style heading of the next prompt (`### Instruction:`, `### Input:`)
-    r"|\n[ \t]*(?:Human|User|Assistant|Q)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
+    r"|\n[ \t]*(?:Human|User|Assistant|System|Q|HUMAN|USER|ASSISTANT|SYSTEM)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
     r"|\n[ \t]*#+[ \t]*(?:Instruction|Input)[ \t]*:?[ \t]*\n"
 )
 
@@ -274,8 +274,9 @@ def _commits(text: str) -> bool:
     return bool(outer_boxes(text)) or _PHRASE_RE.search(text) is not None
 
 
-def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction | None:
-    """Find the final answer of a completion; None if there is none (an empty box gives answer '')."""
+def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int = 3) -> Extraction | None:
+    """Find the final answer of a completion; None if there is none (an empty box gives answer ''). Past a
+    withdrawn final value the rest of the reply is read, at most `revisions` times."""
     if not isinstance(text, str) or not text.strip():
         return None
     opening = _OPENING_TURN_RE.match(text)  # `<|im_start|>assistant` before the reply opens it, ends nothing
@@ -292,8 +293,13 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS) -> Extraction 
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
     if contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
-    if unasserted(text) is not None:
-        return None  # `Suppose the answer is \\boxed{7}.`, `\\boxed{7}. Just kidding.`: the final value is not asserted
+    why = unasserted(text)
+    if (
+        why is not None
+    ):  # `Suppose the answer is \\boxed{7}.`, `\\boxed{7}. Just kidding.`: the final value is not asserted
+        rest = after_withdrawal(text) if why == "withdrawn" and revisions > 0 else None
+        # `\\boxed{18}. Wait, I made a mistake. It should be 36.`: what follows the withdrawal answers, if anything
+        return extract_answer(rest, methods, revisions - 1) if rest is not None else None
     for method in methods:
         if method == "boxed":
             unboxed = asides_unboxed(text)  # `\\boxed{40}. (For comparison, ... \\boxed{26}.)`: 40

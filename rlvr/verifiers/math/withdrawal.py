@@ -235,9 +235,9 @@ _ANNOUNCED_RE = re.compile(  # a revision announced and never made (`Let me reco
 _SENTENCES_RE = re.compile(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]*")
 
 
-def withdrawn_after(text: str, pos: int) -> bool:
-    """Whether a sentence after `pos` withdraws what was stated (the scan stops at the first value), or the
-    reply ends on a revision it announced (`Let me reconsider.`)."""
+def withdrawal_end(text: str, pos: int) -> int | None:
+    """Where the sentence after `pos` that withdraws what was stated ends (the scan stops at the first value),
+    the reply's end when it ends on a revision it announced (`Let me reconsider.`), or None."""
     announced = False
     query: bool | None = None  # None: no question before; True: one about the statement; False: another
     for m in _SENTENCES_RE.finditer(text, pos):
@@ -248,16 +248,21 @@ def withdrawn_after(text: str, pos: int) -> bool:
             # a new statement: what follows it judges that one; but one opened by a withdrawal must revise to
             # one value (`Nope, it is 8.`), else it withdrew the answer and offered none (`Nope, 8 or 9.`,
             # `This contradicts $n > 10$.`: the value is what the judgement names, no revision)
-            if _withdrawing_opening(sentence) is None:
-                return False
-            return revised_after_withdrawal(sentence) is None
+            if _withdrawing_opening(sentence) is None or revised_after_withdrawal(sentence) is not None:
+                return None
+            return m.end()
         kind = withdrawal_kind(sentence)
         if kind == "judged" or (kind == "alone" and query is not False):
-            return True  # (a bare `No` after another question answers that question)
+            return m.end()  # (a bare `No` after another question answers that question)
         asks = sentence.endswith(("?", "\uff1f"))
         query = bool(_QUERY_ABOUT_RE.match(sentence)) if asks else None
         announced = announced or bool(_ANNOUNCED_RE.match(sentence))
-    return announced
+    return len(text) if announced else None
+
+
+def withdrawn_after(text: str, pos: int) -> bool:
+    """Whether a sentence after `pos` withdraws what was stated (see `withdrawal_end`)."""
+    return withdrawal_end(text, pos) is not None
 
 
 _FORMULA_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[")
