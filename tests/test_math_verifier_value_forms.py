@@ -259,3 +259,15 @@ def test_units_of_another_kind_never_convert(verifier: MathVerifier) -> None:
 )
 def test_quadratic_inequalities(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
     _verdict(verifier, pred, gold, reason)
+
+
+@pytest.mark.parametrize(
+    "reply", ["Which one is larger? This one.", "I would pick the right one.", "Take each one."]
+)
+def test_one_after_a_determiner_is_a_pronoun(verifier: MathVerifier, reply: str) -> None:
+    """`this one`, `the right one` name no number: no answer, never 1."""
+    assert verifier.verify(reply, "1").reason == "no_answer"
+
+
+def test_one_as_a_number_is_still_read(verifier: MathVerifier) -> None:
+    assert verifier.verify("So there is exactly one.", "1").passed

@@ -67,11 +67,19 @@ def _is_prose(text: str) -> bool:
     return any(w.lower() not in PROSE_MATH_NAMES for w in _PROSE_RE.findall(stripped))
 
 
-# (a word joined to another by a hyphen is part of a compound: `twenty-one` is no `one`)
+# (a word joined to another by a hyphen is part of a compound: `twenty-one` is no `one`; `one` after a
+# determiner is a pronoun: `this one`, `which one`, `the right one` name no number)
+_PRONOUN_ONE = "".join(
+    rf"(?<!\b{d}\s)"
+    for d in ("this", "that", "the", "each", "which", "every", "any", "no", "another", "right", "wrong", "same",
+              "other", "last", "first", "next", "only", "correct", "such", "a")
+)  # fmt: skip
 _NUMBER_WORD_RE = re.compile(
     r"(?<![\w-])(?:"
-    + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
-    + r")(?![\w-])",
+    + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w and w != "one"), key=len, reverse=True))
+    + r"|"
+    + _PRONOUN_ONE
+    + r"one)(?![\w-])",
     re.IGNORECASE,
 )
 
