@@ -1,5 +1,5 @@
 """Red-team round 7 (issue 13): how values are written. A unicode minus before a radical, pi or infinity, `+∞` as an
-interval's end, colour around a box, text struck out by combining overlays or single tildes, an unclosed money `$`
+interval's end, colour around a box, text struck out by combining overlays, single tildes or LaTeX's strike commands, an unclosed money `$`
 that ends a reply, a block-quoted answer, repeating decimals (a dot over the period's first and last digit,
 combining overlines and dots, `repeating` / `recurring` written after the digits), the reals without an interval
 and set-builder notation. Each rule with its wrong counterpart (the gold is another value of the same text), and
@@ -92,6 +92,29 @@ def test_overlay_struck_digits_are_withdrawn(
     verifier: MathVerifier, overlay: str, gold: str, reason: str
 ) -> None:
     _grade(verifier, f"The answer is 4{overlay}2{overlay} 48.", gold, reason)
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "The answer is $\\xcancel{42}$ $48$.",
+        "The answer is $\\st{42}$ 48.",
+        "The answer is $\\bcancel{42}$ 48.",
+        "The answer is \\sout{42} 48.",
+        "The answer is $\\cancel{42}\\ 48$.",
+        "$$\\boxed{\\cancel{42}}\\quad\\boxed{48}$$",
+    ],
+)
+@pytest.mark.parametrize(("gold", "reason"), [("48", "correct"), ("42", "wrong")])
+def test_latex_strike_commands_are_withdrawn(
+    verifier: MathVerifier, pred: str, gold: str, reason: str
+) -> None:
+    _grade(verifier, pred, gold, reason)
+
+
+def test_latex_strike_commands_take_their_group() -> None:
+    assert struck_out("is $\\xcancel{42}$ $48$.") == "is   $48$."  # a formula wholly struck goes with it
+    assert struck_out("$\\stackrel{?}{=}$ and \\cancelto{0}{x}") == "$\\stackrel{?}{=}$ and \\cancelto{0}{x}"
 
 
 @pytest.mark.parametrize(("gold", "reason"), [("48", "correct"), ("42", "wrong")])

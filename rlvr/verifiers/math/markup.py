@@ -1,6 +1,7 @@
 """Markup that takes text out of what a reply states, and markup that only looks like math.
 
-Struck-out text (`~~12~~`, GFM's single-tilde `~12~`, `<s>`, `<del>`, `<strike>`, and characters drawn with a
+Struck-out text (`~~12~~`, GFM's single-tilde `~12~`, `<s>`, `<del>`, `<strike>`, LaTeX's `\\cancel{12}`,
+`\\xcancel`, `\\sout`, `\\st`, and characters drawn with a
 combining overlay such as U+0336, `4̶2̶`, as chat UIs strike text without markup) was withdrawn by its author:
 it states nothing, so it is removed before any answer is looked for. Colour (`\\color{red}`,
 `\\textcolor{red}{...}`) only highlights: it is unwrapped there too, so a coloured box is a box. (A comment,
@@ -22,11 +23,12 @@ states that row's value; the formulas of the rows above it are steps.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 
 from rlvr.verifiers.math.atoms import _is_prose
-from rlvr.verifiers.math.boxes import outer_boxes
+from rlvr.verifiers.math.boxes import _brace_pairs, outer_boxes
 
 # (a struck-out part never crosses a blank line: `~~` or `<s>` left open strikes out no paragraph after it)
 _STRUCK_RE = re.compile(
@@ -45,7 +47,8 @@ _ASIDE_MARKUP_RE = re.compile(
 
 # GFM's single-tilde strike: `~` opens before a non-space and closes after one, and neither touches a word or
 # another tilde (`~18` alone is "about 18", `a~=~b` and `3~\\text{cm}` are LaTeX's unbreakable space)
-_TILDE_STRUCK_RE = re.compile(r"(?<![\w~\\])~(?=[^\s~])([^~\n$\\]*?[^\W_][^~\n$\\]*?)(?<=\S)~(?![\w~])")
+# (possessive: a tilde that no other closes costs one scan to the next tilde or line end, never a backtrack)
+_TILDE_STRUCK_RE = re.compile(r"(?<![\w~\\])~(?=[^\s~])(?=[^~\n$\\]*?[^\W_])[^~\n$\\]*+(?<=\S)~(?![\w~])")
 
 # the combining overlays that draw a line or mark through the character before them: tilde, short and long
 # stroke, short and long solidus (U+0334-U+0338), vertical lines, ring, reverse solidus and arrows (U+20D2-U+20EF)
@@ -61,13 +64,15 @@ def _uncoloured(text: str) -> str:
     """`text` with its colour commands dropped and the groups they paint unwrapped (see above)."""
     out: list[str] = []
     pos = 0
+    # one linear pass finds every group's end (a scan per group from its `{` was quadratic on unclosed ones)
+    pairs = _brace_pairs(text)
     for m in _COLOUR_RE.finditer(text):
         if m.start() < pos:
             continue
         out.append(text[pos : m.start()])
         pos = m.end()
-        close = _group_end(text, pos) if text.startswith("{", pos) else None
-        if close is not None and _one_box(text[pos + 1 : close]):
+        close = pairs.get(pos) if text.startswith("{", pos) else None
+        if close is not None and _one_box(text, pos + 1, close, pairs):
             # `\textcolor{red}{\boxed{7}}`: the box without the painted group's braces (a box groups itself);
             # any other painted group keeps its braces, which group it (`2\color{red}{x+1}` is 2(x+1))
             out.append(text[pos + 1 : close])
@@ -76,27 +81,49 @@ def _uncoloured(text: str) -> str:
     return "".join(out)
 
 
-def _one_box(content: str) -> bool:
-    """Whether `content` is one closed box and nothing else (`\\boxed{7}`)."""
-    content = content.strip()
-    boxes = outer_boxes(content)
-    return len(boxes) == 1 and boxes[0][0] == 0 and boxes[0][1] == len(content) and boxes[0][2] is not None
+_BOX_OPEN_RE = re.compile(r"[ \t]*\\(?:boxed|fbox)[ \t]*(?=\{)")
 
 
-def _group_end(text: str, start: int) -> int | None:
-    """Index of the `}` closing the group opened at text[start] (`\\{` and `\\}` do not group), or None."""
-    depth = 0
-    i = start
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        depth += text[i] == "{"
-        depth -= text[i] == "}"
-        if depth == 0:
-            return i
-        i += 1
-    return None
+def _one_box(text: str, start: int, end: int, pairs: dict[int, int]) -> bool:
+    """Whether text[start:end] is one closed box and nothing else (`\\boxed{7}`), in constant time."""
+    m = _BOX_OPEN_RE.match(text, start, end)
+    last = end - 1
+    while last > start and text[last] in " \t\n":
+        last -= 1
+    return m is not None and pairs.get(m.end()) == last
+
+
+# LaTeX's strike-outs (`\cancel`, `\bcancel`, `\xcancel` of cancel, `\sout`, `\xout` of ulem, `\st` of soul)
+_STRIKE_COMMAND_RE = re.compile(r"\\(?:[bx]?cancel|sout|xout|st)\s*(?=\{)")
+
+
+def _commands_struck(text: str) -> str:
+    """`text` without each LaTeX strike-out command and the group it strikes (`\\xcancel{42} 48` is ` 48`)."""
+    out: list[str] = []
+    pos = 0
+    boxes = outer_boxes(
+        text
+    )  # outermost, so in order and apart: the one holding a command is found by bisection
+    starts = [b[0] for b in boxes]
+    pairs = _brace_pairs(text)
+    for m in _STRIKE_COMMAND_RE.finditer(text):
+        k = bisect.bisect_left(starts, m.start()) - 1
+        if m.start() < pos or (k >= 0 and m.start() < boxes[k][1]):
+            continue  # inside a group already struck, or inside a box (its answer drops it: `notation.py`)
+        close = pairs.get(m.end())
+        if close is None:
+            continue  # an unclosed group strikes nothing certain: left as written
+        before, after = text[pos : m.start()], close + 1
+        if _SPAN_OPEN_RE.search(before) and (shut := _SPAN_SHUT_RE.match(text, after)):
+            before, after = before[: before.rindex("$")], shut.end()  # `$\\st{42}$`: the whole formula struck
+        out.append(before + " ")
+        pos = after
+    out.append(text[pos:])
+    return "".join(out)
+
+
+_SPAN_OPEN_RE = re.compile(r"(?<![\\$])\$[ \t]*\Z")
+_SPAN_SHUT_RE = re.compile(r"[ \t]*\$(?!\$)")
 
 
 def struck_out(text: str) -> str:
@@ -104,6 +131,8 @@ def struck_out(text: str) -> str:
     unwrapped (see the module docstring)."""
     if "color" in text:
         text = _uncoloured(text)
+    if "\\" in text:
+        text = _commands_struck(text)
     if not text.isascii():
         text = _OVERLAID_RE.sub(" ", text)
     if "~" in text:

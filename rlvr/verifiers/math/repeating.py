@@ -23,12 +23,17 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-_OVERLINE_RE = re.compile(r"(\d*)\.(\d*)\\overline\s*\{(\d+)\}")
+# (each number is read from its first digit: `(?<!\d)` keeps a long run of digits from being tried at every one)
+_OVERLINE_RE = re.compile(r"(?<!\d)(\d*)\.(\d*)\\overline\s*\{(\d+)\}")
 _DOT = r"\\dot\s*\{?\s*(\d)\s*\}?"
-_DOT_RE = re.compile(r"(\d*\.\d*)" + _DOT + r"(?!\d)")
-_DOTS_PAIR_RE = re.compile(r"(\d*\.\d*)" + _DOT + r"(\d*)" + _DOT)  # first and last digit of the period
+_DOT_RE = re.compile(r"(?<!\d)(\d*\.\d*)" + _DOT + r"(?!\d)")
+_DOTS_PAIR_RE = re.compile(
+    r"(?<!\d)(\d*\.\d*)" + _DOT + r"(\d*)" + _DOT
+)  # first and last digit of the period
 _COMBINING_DOT_RE = re.compile("(\\d)\u0307")
-_COMBINING_BAR_RE = re.compile("(\\d*)\\.(\\d*)((?:\\d[\u0304\u0305\u033f])+)(?![\\d\u0304\u0305\u033f])")
+_COMBINING_BAR_RE = re.compile(
+    "(?<!\\d)(\\d*)\\.(\\d*)((?:\\d[\u0304\u0305\u033f])+)(?![\\d\u0304\u0305\u033f])"
+)
 _REPEAT_WORD_RE = re.compile(
     r"(?<![\d.])(\d*)\.(\d+)\s*(\()?\s*(?:repeating|recurring|repeated|repeats|recurs)\b(?(3)\s*\))",
     re.IGNORECASE,
