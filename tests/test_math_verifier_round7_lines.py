@@ -6,10 +6,13 @@ reason asserted."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.decide import _one_unit_chain
+from rlvr.verifiers.math.extract import extract_answer
 from rlvr.verifiers.math.phrases import closing_result
 
 
@@ -223,3 +226,13 @@ def test_a_hedged_last_value_is_no_guess(verifier: MathVerifier, pred: str) -> N
 
 def test_a_plain_last_value_is_still_guessed(verifier: MathVerifier) -> None:
     assert _verdict(verifier, "The total is 26 km.", "26", "correct")["extracted"] == "26"
+
+
+# ---- a long run of spaces in an answer line is read in linear time (each was quadratic: 12 s and 3 s)
+@pytest.mark.parametrize(
+    "line", ["Answer: x " + " " * 50_000 + "12 coins", "Answer: x " + " " * 50_000 + "or 12"]
+)
+def test_a_long_run_of_spaces_in_an_answer_line_is_fast(line: str) -> None:
+    started = time.perf_counter()
+    extract_answer(line)
+    assert time.perf_counter() - started < 1.0
