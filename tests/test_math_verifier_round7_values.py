@@ -168,6 +168,8 @@ def test_a_block_quoted_answer(verifier: MathVerifier, gold: str, reason: str) -
         ("The answer is 0.1666 recurring.", "\\frac{1}{6}", "correct"),
         ("The answer is 0.1666 recurring.", "\\frac{1666}{9999}", "wrong"),
         ("The answer is 0.3 (repeating).", "\\frac{1}{3}", "correct"),
+        ("The answer is $0.\\bar{3}$.", "\\frac{1}{3}", "correct"),
+        ("The answer is $0.\\bar{3}$.", "0.3", "wrong"),
     ],
 )
 def test_repeating_decimal_notations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
@@ -209,6 +211,10 @@ _OUTSIDE = "(-\\infty,2)\\cup(3,\\infty)"
         ("\\boxed{\\{x : 1 \\le x < 4\\}}", "[1,4)", "correct"),
         ("\\boxed{\\{x \\in \\mathbb{R} \\mid x > 0\\}}", "(0,\\infty)", "correct"),
         ("\\boxed{\\{x \\mid y > 0\\}}", "(0,\\infty)", "wrong"),
+        ("\\boxed{\\mathbb{R} \\backslash [2,3]}", _OUTSIDE, "correct"),
+        ("\\boxed{\\mathbb{R} \\backslash [2,3)}", _OUTSIDE, "wrong"),
+        ("\\boxed{\\mathbb{R} - \\{2\\}}", "(-\\infty,2)\\cup(2,\\infty)", "correct"),
+        ("\\boxed{\\mathbb{R} - \\{2\\}}", "(-\\infty,2]\\cup(2,\\infty)", "wrong"),
     ],
 )
 def test_set_differences_and_set_builder(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:

@@ -65,6 +65,8 @@ _COMMAND_ALIASES = [
     (re.compile(r"\\(?:dots|cdots|ldots|dotsc|dotsb|dotso)(?![a-zA-Z])|\.\.\.+"), r"\\ldots "),
     (re.compile(r"\\(?:varnothing|emptyset)(?![a-zA-Z])|\\\{\s*\\\}"), r"\\emptyset "),
     (re.compile(r"\\mathbb\s*\{?\s*R\s*\}?"), r"\\R "),
+    # a set difference as `\backslash` or `\smallsetminus`, or a minus sign after the reals (`\R - \{2\}`)
+    (re.compile(r"\\(?:backslash|smallsetminus)(?![a-zA-Z])|(?<=\\R)\s*-\s*(?=\\\{|[\[(])"), r" \\setminus "),
     (re.compile(r"\\(?:lvert|rvert|vert|mid)(?![a-zA-Z])"), "|"),
     (re.compile(r"\\(?:colon)(?![a-zA-Z])"), ":"),
     (re.compile(r"\\(?:land|wedge)(?![a-zA-Z])"), r" \\text{and} "),

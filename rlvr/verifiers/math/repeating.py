@@ -3,7 +3,7 @@
 A repeating decimal is a rational number, so it is rewritten as `\\frac{p}{q}` before parsing and compared
 exactly (`0.(3)` is 1/3, never 0.333 and never a product):
 
-- a bar over the period: `1.2\\overline{34}`;
+- a bar over the period: `1.2\\overline{34}`, `0.\\bar{3}`;
 - a dot over the repeating digit, or over the first and the last digit of a longer period, as UK texts write
   it: `1.\\dot{6}`, `0.\\dot{1}\\dot{2}` (0.1212...), `0.\\dot{1}4\\dot{2}` (0.142142...);
 - combining marks over the digits, as chat UIs write it without LaTeX: an overline (U+0305, a macron U+0304, a
@@ -24,7 +24,7 @@ import re
 from fractions import Fraction
 
 # (each number is read from its first digit: `(?<!\d)` keeps a long run of digits from being tried at every one)
-_OVERLINE_RE = re.compile(r"(?<!\d)(\d*)\.(\d*)\\overline\s*\{(\d+)\}")
+_OVERLINE_RE = re.compile(r"(?<!\d)(\d*)\.(\d*)\\(?:overline|bar)\s*\{(\d+)\}")
 _DOT = r"\\dot\s*\{?\s*(\d)\s*\}?"
 _DOT_RE = re.compile(r"(?<!\d)(\d*\.\d*)" + _DOT + r"(?!\d)")
 _DOTS_PAIR_RE = re.compile(
@@ -97,7 +97,7 @@ def rewrite_repeating(s: str) -> str:
     if "dot" in s:
         s = _DOTS_PAIR_RE.sub(r"\1\\overline{\2\3\4}", s)
         s = _DOT_RE.sub(r"\1\\overline{\2}", s)
-    if "overline" in s:
+    if "overline" in s or "bar" in s:
         s = _OVERLINE_RE.sub(lambda m: repeating_fraction(m.group(1) or "0", m.group(2), m.group(3)), s)
     if "(" in s:
         s = _PAREN_RE.sub(_parenthesised, s)
