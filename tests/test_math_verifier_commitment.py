@@ -213,3 +213,19 @@ def test_a_reply_cut_inside_an_inline_formula_has_no_answer(verifier: MathVerifi
     assert verifier.verify("So the sum is $3 + 4 = 7$", "7").passed
     assert verifier.verify("So he earns $12 x 3 = 36 dollars.", "36").passed
     assert verifier.verify("Le coût est de 30 $. Le coût final est donc de 100 - 30 = 70", "70").passed
+
+
+@pytest.mark.parametrize(
+    "reply, right, wrong",
+    [
+        # a concluding `so` after a comma commits the later box: the earlier one was a partial result
+        (r"The remainder is \fbox{4}, so the answer is \fbox{19}.", "19", "4"),
+        # a summary section of partial values after the answer restates steps, it answers nothing new
+        ("Thus the answer is $19$.\n\n**Summary**\n- remainder: $4$\n- period: $15$", "19", "15"),
+    ],
+)
+def test_a_committed_answer_beside_partial_values(
+    verifier: MathVerifier, reply: str, right: str, wrong: str
+) -> None:
+    assert verifier.verify(reply, right).passed
+    assert not verifier.verify(reply, wrong).passed

@@ -56,7 +56,9 @@ _COMMITTING_LEAD_RE = re.compile(
     r"(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:|=)?\s*:?[\s*_$]*)+$",
     re.IGNORECASE,
 )
-_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|\n")  # `$10,455. Final answer: ...`: a number may end one
+# `$10,455. Final answer: ...`: a number may end one; `\\fbox{23}, so the answer is \\fbox{128}`: a concluding
+# `so`/`therefore` after a comma opens a sentence of its own
+_SENTENCE_END_RE = re.compile(r"[.!?](?:\s|$)|\n|[,;]\s*(?=(?:so|therefore|thus|hence)\b)", re.IGNORECASE)
 _ENDS_SENTENCE_RE = re.compile(r"^[\s$*_]*(?:[.!](?:\s|$)|\n|$)")
 
 

@@ -397,7 +397,9 @@ PITFALL_WORDS = ("mistake", "trap", "tempting", "misconception", "pitfall", r"so
 #: Titles of a section after the answer that explains or remarks on it (`## Explanation`, `Note:`, `Remark:`).
 #: Of those, the ones that title a remark (they open an aside mid-text too: `(Note: ...)`, `Remark. ...`).
 REMARK_TITLES = ("remark", "note")
-SECTION_TITLES = ("explanation", "reasoning", *REMARK_TITLES, "check", "verification", "justification")
+SECTION_TITLES = (
+    "explanation", "reasoning", *REMARK_TITLES, "check", "verification", "justification", "summary", "recap",
+)  # fmt: skip
 #: Openers of a remark beside the answer (`Note that`, `For comparison`, `By the way`): a box in a sentence they
 #: open is an aside (`asides.py`); so do `REMARK_TITLES`.
 ASIDE_OPENERS = (
