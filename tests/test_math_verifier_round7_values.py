@@ -225,3 +225,32 @@ def test_set_builder_condition() -> None:
     assert set_builder_condition("x | x<2 or x>3") == "x<2 or x>3"
     assert set_builder_condition("x | y > 2") is None  # names another variable
     assert set_builder_condition("1, 2") is None
+
+
+# ---- every dash that is a minus sign before a number: hyphens, modifier-letter and heavy minus (round 6b's kin)
+@pytest.mark.parametrize("dash", ["\u2010", "\u2011", "\u02d7", "\u2796", "\u2212"])
+@pytest.mark.parametrize(("gold", "reason"), [("-5", "correct"), ("5", "wrong")])
+def test_minus_like_dashes(verifier: MathVerifier, dash: str, gold: str, reason: str) -> None:
+    _grade(verifier, f"The answer is {dash}5.", gold, reason)
+
+
+def test_a_hyphen_between_numbers_is_a_range() -> None:
+    assert minus_signs("pages 3\u20105") == "pages 3 to 5"
+
+
+# ---- the reals of one sign are a half-line; `\R_+` alone is left unread ([0, ∞) in French texts)
+@pytest.mark.parametrize(
+    ("pred", "gold", "reason"),
+    [
+        ("\\boxed{\\mathbb{R}^+}", "(0,\\infty)", "correct"),
+        ("\\boxed{\\mathbb{R}^+}", "[0,\\infty)", "wrong"),
+        ("\\boxed{\\mathbb{R}_{\\geq 0}}", "[0,\\infty)", "correct"),
+        ("\\boxed{\\mathbb{R}_{\\geq 0}}", "(0,\\infty)", "wrong"),
+        ("\\boxed{\\mathbb{R}^{-}}", "(-\\infty,0)", "correct"),
+        ("\\boxed{\\mathbb{R}_{\\le 0}}", "(-\\infty,0)", "wrong"),
+        ("\\boxed{\u211d\u207a}", "(0,\\infty)", "correct"),
+        ("\\boxed{\\mathbb{R}_+}", "(0,\\infty)", "wrong"),
+    ],
+)
+def test_the_reals_of_one_sign(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _grade(verifier, pred, gold, reason)

@@ -112,18 +112,19 @@ def named_base(after: str) -> tuple[str, int] | None:
     return (base, m.end()) if base is not None and base.isdigit() and int(base) >= 2 else None
 
 
-# a dash that is a minus sign: U+2212 (the minus sign itself), an en dash, a figure dash, a small or full-width
-# hyphen-minus, right before what starts a number: a digit, a decimal point, a vulgar fraction, a radical, pi or
-# infinity (`−5`, `–1/3`, `−½`, `−√3`, `−π/2`, `−∞`); an en dash glued to a letter or digit before it joins a
-# range (`pages 3–5`), so only U+2212 may follow one
+# a dash that is a minus sign: U+2212 (the minus sign itself), an en dash, a figure dash, a hyphen (U+2010,
+# U+2011), a modifier-letter minus (U+02D7), a heavy minus (U+2796), a small or full-width hyphen-minus, right
+# before what starts a number: a digit, a decimal point, a vulgar fraction, a radical, pi or infinity (`−5`,
+# `–1/3`, `‐5`, `−½`, `−√3`, `−π/2`, `−∞`); a dash glued to a letter or digit before it joins a range or a compound
+# (`pages 3–5`), so only U+2212 may follow one
 _MINUS_SIGN_RE = re.compile(
-    "(?:\u2212|(?<![^\\W_])[\u2013\u2012\ufe63\uff0d])"
+    "(?:\u2212|(?<![^\\W_])[\u2013\u2012\u2010\u2011\u02d7\u2796\ufe63\uff0d])"
     "(?=\\.?\\d|[\u00bc-\u00be\u2150-\u215e\u221a\u221b\u221c\u03c0\u221e])"
 )
 
 
-# an en dash glued between two numbers joins a range (`5–7 apples`, `pages 3–5`), never a subtraction
-_RANGE_DASH_RE = re.compile("(?<=\\d)\u2013(?=\\d)")
+# an en dash or a hyphen glued between two numbers joins a range (`5–7 apples`, `pages 3‐5`), never a subtraction
+_RANGE_DASH_RE = re.compile("(?<=\\d)[\u2013\u2010\u2011](?=\\d)")
 
 
 def minus_signs(text: str) -> str:

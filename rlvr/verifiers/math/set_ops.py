@@ -11,8 +11,9 @@
   \\{0\\}` is (0, 2]); without an interval or a union of them, it is what lies below and above each
   (`\\R \\setminus [2, 3]` is (-∞, 2) ∪ (3, ∞): a closed end removed leaves an open one).
 
-A set written by its condition on one variable, `\\{x \\mid x < 2 \\text{ or } x > 3\\}` (`|`, `:` and `x \\in \\R`
-alike), is the set of reals its condition denotes, when the condition names no other variable.
+The reals of one sign (`\\R^+`, `\\R_{\\ge 0}`) are that half-line. A set written by its condition on one variable,
+`\\{x \\mid x < 2 \\text{ or } x > 3\\}` (`|`, `:` and `x \\in \\R` alike), is the set of reals its condition
+denotes, when the condition names no other variable.
 
 Only exact real values are compared (an element or point without one leaves the expression as written, or, for
 points removed from `\\R`, unparsable), so no rounding can make two different sets equal.
@@ -213,3 +214,23 @@ def set_builder_condition(inner: str) -> str | None:
     condition = m.group(2)
     names = set(_NAME_RE.findall(_CONNECTIVE_RE.sub(" ", condition)))
     return condition if names == {m.group(1)} else None
+
+
+# the reals of one sign: `\R^+`, `\R^{-}` (positive, negative), `\R_{>0}`, `\R_{\ge 0}`, `\R_{<0}`, `\R_{\le 0}`;
+# a bare `\R_+` is left alone (it is [0, ∞) in French texts, (0, ∞) in others)
+_SIGNED_REALS_RE = re.compile(
+    r"^\\R\s*(?:\^\s*(?:\{\s*([+-])\s*\}|([+-]))|_\s*\{\s*(>|<|\\ge|\\le)\s*0\s*\})\s*$"
+)
+_ZERO = Scalar(("num", Fraction(0), None, None), "0")
+
+
+def signed_reals(text: str) -> Interval | None:
+    """The interval that `\\R^+`, `\\R_{\\ge 0}` and their kin name (see above), or None."""
+    m = _SIGNED_REALS_RE.match(text)
+    if m is None:
+        return None
+    sign = m.group(1) or m.group(2)
+    bound = m.group(3)
+    if sign == "+" or bound in (">", "\\ge"):
+        return Interval(_ZERO, _INF, bound != "\\ge", True)
+    return Interval(_NINF, _ZERO, True, bound != "\\le")

@@ -32,6 +32,7 @@ from rlvr.verifiers.math.set_ops import (
     merged_union,
     set_builder_condition,
     set_minus,
+    signed_reals,
 )
 from rlvr.verifiers.math.shapes import (
     Answer,
@@ -280,6 +281,8 @@ def _parse(s: str, depth: int) -> Answer:
         return Seq([], ordered=False, left="\\{", right="\\}")
     if s == "\\R":
         return _reals()
+    if (half := signed_reals(s)) is not None:  # `\\R^+`, `\\R_{\\ge 0}`
+        return half
     minus = split_top(s, ("\\setminus",))
     if len(minus) == 2 and minus[0].strip() == "\\R":
         return interval_without(_reals(), _parse(minus[1], depth + 1))
