@@ -34,3 +34,31 @@ def stated_after_formula(after: str) -> str | None:
     if any(w in VALUE_WORDS for w in words):
         return None  # `is 12 squared`, `is 12 dozen`, `is 12 percent`, `is 3 more than`: not the value 12
     return m.group("value")
+
+
+# a blockquote marker, a list bullet or a heading before a closing line; a bold that wraps all of it
+_LINE_MARKUP_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+][ \t]+|#+[ \t]+)?")
+_WRAPPED_BOLD_RE = re.compile(r"^(\*\*|__)(?=\S)(.+?)(?<=\S)\1[ \t]*\Z")
+_DIGITS_RE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def closing_statement(after: str) -> str | None:
+    """The value the reply's closing line states when the line stands after its last formula, on a line of its
+    own, as one sentence ending on that value (`The sum of the first five squares is **55**.` after a table
+    of formulas, `> **There are 7 such integers.**`): the conclusion, not the last formula. `after` is the text
+    after the last formula. The value must be the line's only number; a blockquoted line (a quote as often as
+    the reply's own conclusion) states it only in bold, the emphasis that marks its own answer."""
+    lines = after.rstrip().rsplit("\n", 1)
+    if len(lines) < 2:
+        return None  # the formula's own line: `stated_after_formula` reads it
+    line = lines[-1]
+    markup = _LINE_MARKUP_RE.match(line)
+    body = line[markup.end() if markup else 0 :].rstrip()
+    wrapped = _WRAPPED_BOLD_RE.match(body)
+    bold = wrapped is not None
+    body = wrapped.group(2) if wrapped else body
+    if ">" in (markup.group() if markup else "") and not (bold or re.search(r"(\*\*|__)\d", body)):
+        return None
+    if len(_DIGITS_RE.findall(body)) != 1 or _SENTENCE_END_RE.search(body.rstrip(".! \t")):
+        return None  # another number, or more than one sentence
+    return stated_after_formula(body)

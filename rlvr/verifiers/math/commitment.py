@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rlvr.verifiers.math.phrase_words import CHECK_LABELS, CHECK_LABELS_GLUED
 from rlvr.verifiers.math.vocab import (
     ATTRIBUTIONS,
     CHECK_CUES,
@@ -135,6 +136,55 @@ def drop_sections(after: str) -> str:
     return after[: m.start()] if m else after
 
 
+# a check line: one that a check label of any language opens, with a colon (`Verificare: ...`, `**검산:** ...`;
+# one word may come before it: `Quick check:`), or a statement marked as verified at its end (`$2x = 12$ ✓`)
+_CHECK_LABEL_RE = re.compile(
+    r"^[ \t>*#_\-]*(?:[^\W\d_]+[ \t]+)?(?:(?:"
+    + "|".join(CHECK_LABELS)
+    + r")(?![^\W\d_])|"
+    + "|".join(CHECK_LABELS_GLUED)
+    + r")[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a]",
+    re.IGNORECASE,
+)
+_CHECK_MARK_RE = re.compile(r"[\u2713\u2714\u2705\u2611][\s*_]*\Z")
+# what a passed check never holds: a failed mark, a box, a revision or error word (`Check: 3 + 5 = 8 ✗, wait`)
+_NOT_PASSED_RE = re.compile(r"[\u2717\u2718\u274c]|\\(?:boxed|fbox)\b|\banswer\b", re.IGNORECASE)
+
+
+def check_line(line: str, labelled_only: bool = False) -> bool:
+    """Whether `line` is a passed check of an answer (see above): it states no new answer. A check that finds
+    an error, holds a box or names the answer is no plain check: what it says may revise."""
+    if _NOT_PASSED_RE.search(line) or _CHECK_END_RE.search(line):
+        return False
+    return bool(_CHECK_LABEL_RE.match(line) or (not labelled_only and _CHECK_MARK_RE.search(line)))
+
+
+def drop_check_lines(after: str) -> str:
+    """`after` (what follows a committed answer) with its check lines blanked: their values are checked, not
+    stated as a new answer (`Răspuns: $1275$\\n\\nVerificare: $50\\cdot 51 = 2550$ ✓`)."""
+    return "\n".join(" " * len(line) if check_line(line) else line for line in after.split("\n"))
+
+
+def checks_at_end_dropped(text: str) -> str:
+    """`text` without the check lines that close it, when a value stands before them: a reply that ends by
+    checking (`Răspuns: $1275$\\n\\nVerificare: $50\\cdot 51 = 2550$ ✓`) answers with what it checked. A line
+    only marked ✓ checks when the value it arrives at was stated before it; `2x = 8\\nx = 4 ✓` states 4 first
+    there: that line is the answer, marked."""
+    kept = text.rstrip()
+    while kept:
+        start = kept.rfind("\n") + 1
+        line, before = kept[start:], kept[:start].rstrip()
+        if not check_line(line) or not re.search(r"\d", before):
+            break
+        if not _CHECK_LABEL_RE.match(line):
+            arrived = _values(line)
+            value = arrived[-1][2] if arrived else ""
+            if not value or not re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w.]*\d)", before):
+                break
+        kept = before
+    return kept if len(kept) < len(text.rstrip()) else text
+
+
 @dataclass
 class Screened:
     """The text after a commitment without what cannot revise it, and what its hedges offered."""
@@ -236,10 +286,35 @@ def offers_another(lead: str) -> bool:
     return is_hedge(lead) or bool(_PARALLEL_RE.match(lead) or _ATTRIBUTED_RE.search(lead))
 
 
+# a paragraph that derives the answer again another way (`**Alternative approach:** Divide by $3$ ...`)
+_REDERIVATION_RE = re.compile(
+    r"(?:^|\n)[ \t>*#_]*(?:an?\s+|the\s+)?(?:alternative|another|other|second)\s+"
+    r"(?:approach|method|solution|way|derivation|route)\b",
+    re.IGNORECASE,
+)
+
+
+def drop_rederivations(after: str, committed: str) -> str:
+    """`after` without the paragraphs that derive `committed` again another way and arrive at it (their last
+    value): its steps are no answers (`Alternative approach: ... $78 / 3 = 26$; the largest is $28$.`). One that
+    arrives elsewhere is kept: it offers another answer."""
+    out, pos = [], 0
+    for m in _REDERIVATION_RE.finditer(after):
+        if m.start() < pos:
+            continue
+        paragraph = _PARAGRAPH_RE.search(after, m.end())
+        end = paragraph.start() if paragraph else len(after)
+        arrived = _values(after[m.end() : end])
+        if arrived and same_value(arrived[-1][2], committed):
+            out.append(after[pos : m.start()] + " " * (end - m.start()))
+            pos = end
+    return "".join(out) + after[pos:]
+
+
 def screen(after: str, committed: str) -> Screened:
-    """Checks, explaining sections and rejected values dropped from `after`; hedging clauses taken out with the
-    values they offer (other than `committed`). See the module docstring."""
-    text = drop_sections(drop_checks(after))
+    """Checks, explaining sections, re-derivations and rejected values dropped from `after`; hedging clauses
+    taken out with the values they offer (other than `committed`). See the module docstring."""
+    text = drop_sections(drop_checks(drop_rederivations(drop_check_lines(after), committed)))
     out: list[str] = []
     # an answer stated inside a dropped check or section ("Note: the answer is 7") is a second answer
     kept = _explicit_answers(text)

@@ -40,10 +40,11 @@ from rlvr.verifiers.math.boxes import (
     last_boxed,
     outer_boxes,
 )
-from rlvr.verifiers.math.closing import stated_after_formula
+from rlvr.verifiers.math.closing import closing_statement, stated_after_formula
 from rlvr.verifiers.math.code_blocks import read_code
 from rlvr.verifiers.math.commitment import (
     _SECTION_RE,
+    checks_at_end_dropped,
     guess_contested,
     rejected_after,
     same_value,
@@ -66,7 +67,7 @@ from rlvr.verifiers.math.phrases import (
     closing_result,
     prose_scale,
 )
-from rlvr.verifiers.math.truncation import cut_off, drop_unclosed_think, revising_when_cut
+from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.vocab import (
     COPULAS,
     NUMBER_WORDS,
@@ -387,8 +388,12 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             ):  # `~~7~~` is struck out, not stated  # the whole reply is the answer
                 return Extraction(re.sub(r"^(\*\*|__)(.+)\1$", r"\2", bare), "whole")  # `**7**`: bold
             if cut_off(text):
-                return None  # cut off mid-sentence with no box or answer phrase: its last value is a draft
-            tail = _closing_remarks_dropped(_tail(text))
+                # cut off mid-sentence with no box or answer phrase: its last value is a draft, unless the cut fell
+                # in a check restating the answer (`... $\frac{5}{12}$。\n\n验算：... $\frac{5}{1`)
+                if (before_check := cut_in_check(text)) is None:
+                    return None
+                text = before_check
+            tail = _closing_remarks_dropped(checks_at_end_dropped(_tail(text)))
             aside = _ASIDE_RE.search(tail)
             if aside is not None and _MATH_SPAN_RE.search(tail[: aside.start()]):
                 tail = tail[
@@ -399,6 +404,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             if total is not None:  # `| **Total** | **\$12** |` after the rows' formulas: the table's answer
                 return Extraction(total, "conclusion")
             stated = stated_after_formula(tail[spans[-1].end() :]) if spans else None
+            # `| 5 | 25 | 55 |\n\nThe sum of the first five squares is **55**.`: a closing line states it
+            stated = stated or (closing_statement(tail[spans[-1].end() :]) if spans else None)
             if stated is not None:  # `... arrange $3$ books is **12**.`: the formula restates the question
                 return Extraction(stated, "conclusion")
             concluded = _concluding_number(tail[spans[-1].end() :] if spans else tail)

@@ -10,6 +10,14 @@ from __future__ import annotations
 ANSWER_SENTENCES = (
     r"die\s+antwort\s+(?:ist|lautet)", r"la\s+r[ée]ponse(?:\s+finale)?\s+est", r"la\s+respuesta\s+es",
     r"a\s+resposta\s+[ée]", r"la\s+risposta\s+[èe]", r"ответ\s+(?:равен|равна|равно)",
+    # every other language with an answer label whose sentence puts the copula before the value (verb-final
+    # ones, `Cevap 5'tir`, `उत्तर 6 है`, `پاسخ 5 است`, keep to their labels: the noun alone opens no answer)
+    r"het\s+antwoord\s+is", r"r[ăa]spunsul(?:\s+final)?\s+(?:este|e)", r"vastaus\s+on", r"svaret\s+(?:er|[äa]r)",
+    r"jawab(?:an|annya)\s+(?:adalah|ialah)", r"jawap(?:an|annya)\s+(?:adalah|ialah)", r"odpowied[źz]\s+(?:to|wynosi)",
+    r"odpov[ěe]ď\s+je", r"η\s+απάντηση\s+είναι", r"đáp\s+(?:án|số)\s+là", r"la\s+resposta\s+[ée]s",
+    r"jibu\s+ni", r"відповідь\s+(?:дорівнює|становить)", r"الجواب\s+هو", r"الإجابة\s+هي", r"התשובה\s+(?:היא|הינה)",
+    r"উত্তর\s+(?:হল|হলো)",
+    "답은",  # Korean: the answer noun with its topic particle (`따라서 답은 $4$입니다`), a word of its own (`대답은`: a reply)
 )  # fmt: skip
 #: Labels that open an answer line when a colon (`:` or the full-width `：`) follows them (`Ответ: 10 км/ч`,
 #: `答：这个数是 7`, `Réponse : 30`, `**Đáp số:** 4`): a closed list, one word (or two) per language.
@@ -19,10 +27,11 @@ ANSWER_LABELS = (
     r"r[ée]ponse(?:\s+finale)?", r"respuesta(?:\s+final)?", r"resposta(?:\s+final)?", r"risposta(?:\s+finale)?",
     "antwort", "antwoord", "cevap", "yan[ıi]t", r"đáp\s+số", r"đáp\s+án", "odpowied[źz]", "odpověď",
     "jawaban", "jawapan", "svar", "απάντηση", "उत्तर", "الجواب", "الإجابة", "תשובה", "پاسخ", "คำตอบ",
+    r"r[ăa]spuns(?:ul)?(?:\s+final)?", "vastaus", r"v[áa]lasz", "jibu", "উত্তর", "svaret", "התשובה", "جواب",
 )  # fmt: skip
 #: The same in scripts written without spaces, read even right after other letters (`所以答案是七`, `最终答案：7`):
 #: sentences, then labels.
-ANSWER_SENTENCES_GLUED = ("答案是", "答案为", "答案為", "答えは", "정답은")
+ANSWER_SENTENCES_GLUED = ("答案是", "答案为", "答案為", "答えは", "정답은", "คำตอบคือ")
 ANSWER_LABELS_GLUED = ("答案", "答え", "정답")
 #: Labels of a result (`Résultat : 2`, `Ergebnis: Das Integral hat den Wert 2.`, `Total distance: 25 km`): they
 #: label a step's result as often as the answer, so they answer only where they open a reply's closing line
@@ -72,3 +81,29 @@ FOREIGN_OR = (
 FOREIGN_AND = (
     "и", "і", "und", "et", "oraz", "và", "ve", "och", "og", "και", "और", "和", "及", "および", "그리고",
 )  # fmt: skip
+#: Labels of a check line in every language the answer labels are read in (`Verificare: $50\cdot 51 = 2550$ ✓`,
+#: `Probe:`, `Проверка:`, `검산:`, `验算：`): a line they open checks the answer, it states no new one
+#: (`commitment.check_line`); then the labels of scripts written without spaces.
+CHECK_LABELS = (
+    "check", "checking", "verification", "verify", r"double[- ]check", "probe", r"überprüfung", "kontrolle",
+    r"prüfung", r"v[ée]rification", r"verificaci[óo]n", r"comprobaci[óo]n", r"verifica[çc][ãa]o", "verifica",
+    "controllo", "проверка", "перевірка", "sprawdzenie", "weryfikacja", r"zkou[šs]ka", "kontrola", r"ov[ěe][řr]en[íi]",
+    "controle", "verificare", r"ellen[őo]rz[ée]s", "tarkistus", "kontrol", "kontroll", r"do[ğg]rulama",
+    r"ki[ểe]m\s+tra", r"th[ửu]\s+l[ạa]i", "cek", "periksa", "pemeriksaan", "semakan", "uhakiki",
+    r"comprovaci[óo]", "έλεγχος", "επαλήθευση", "जाँच", "जांच", "सत्यापन", "যাচাই", "التحقق", "تحقق", "בדיקה",
+    "بررسی", "검산", "검증", "확인",
+)  # fmt: skip
+CHECK_LABELS_GLUED = (
+    "验算",
+    "驗算",
+    "检验",
+    "檢驗",
+    "验证",
+    "驗證",
+    "检查",
+    "檢查",
+    "検算",
+    "検証",
+    "確認",
+    "ตรวจสอบ",
+)

@@ -52,7 +52,9 @@ from rlvr.verifiers.math.vocab import (
 # `Ответ — 10`); a label is a word of its own, not the end of another (`回答：` is a reply, not an answer
 # line), except the few of scripts written without spaces (`phrase_words.ANSWER_LABELS_GLUED`: `最终答案：7`);
 # a label in brackets is a section heading of its own, no colon needed (exam format `【解析】…【答案】128`, `[Answer] 7`)
-_OTHER_SENTENCES = r"(?<![^\W\d_])(?:" + "|".join(ANSWER_SENTENCES) + r")|" + "|".join(ANSWER_SENTENCES_GLUED)
+_OTHER_SENTENCES = (
+    r"(?<![^\W\d_])(?:" + "|".join(ANSWER_SENTENCES) + r")(?![^\W\d_])|" + "|".join(ANSWER_SENTENCES_GLUED)
+)  # a sentence's last word is whole: `svaret er` is no `svaret erhålls`
 _ANY_LABEL = "|".join(ANSWER_LABELS + ANSWER_LABELS_GLUED)
 _OTHER_LABELS = (
     r"(?:(?:(?<![^\W\d_])(?:" + "|".join(ANSWER_LABELS) + r")|" + "|".join(ANSWER_LABELS_GLUED) + r")"
@@ -159,6 +161,8 @@ def _english_connectives(text: str) -> str:
 
 def _clean_phrase_answer(rest: str) -> str:
     first = _english_connectives(rest.split("\n", 1)[0].strip())
+    # `**Answer:** Sam has **27** marbles left.`: a bold before a space closes the label's emphasis, it opens none
+    first = re.sub(r"^(?:\*\*|__)(?=\s)", "", first).strip()
     if first.startswith("**") and "**" in first[2:]:  # `Answer: **6** (not 12)`: the bold is the answer
         first = first[2:].split("**", 1)[0]
     elif closed := re.match(

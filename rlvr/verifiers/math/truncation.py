@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.commitment import check_line
 from rlvr.verifiers.math.vocab import ERROR_WORDS
 
 _THINK_OPEN_RE = re.compile(r"<think>", re.IGNORECASE)
@@ -87,3 +88,23 @@ def revising_when_cut(text: str) -> bool:
         return False
     last = re.split(r"\n\s*\n", text.rstrip())[-1]
     return bool(_WITHDRAWING_RE.search(last))
+
+
+def cut_in_check(text: str) -> str | None:
+    """The reply before its last line when it was cut off inside a line a check label opens, while writing the
+    value it stated before again (`所以概率为 $\\frac{5}{12}$。\\n\\n验算：... 所以概率确实是 $\\frac{5}{1`): the check had
+    come back to the answer, which stands; None otherwise. A check cut before it arrived anywhere
+    (`所以 $a^3+b^3=91$。\\n\\n验证：$3^3+4^3=27+`) might still have found an error: no answer."""
+    if not cut_off(text):
+        return None
+    start = text.rstrip().rfind("\n") + 1
+    before = text[:start].rstrip()
+    if not start or not check_line(text[start:], labelled_only=True) or cut_off(before):
+        return None
+    formulas = re.findall(r"(?<![\\$])\$([^$]+)\$", before)
+    if not formulas or len(_SINGLE_DOLLAR_RE.findall(text)) % 2 == 0:
+        return None  # nothing stated before, or the cut fell outside a formula
+    opened = _SINGLE_DOLLAR_RE.split(text.rstrip())[-1].replace(" ", "")  # the formula the cut fell in
+    value = formulas[-1].replace(" ", "")  # the last one stated before the check, or its right side
+    restating = opened != value and any(v.startswith(opened) for v in {value, value.rsplit("=", 1)[-1]})
+    return before if opened and restating else None

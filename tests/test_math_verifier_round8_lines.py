@@ -1,0 +1,252 @@
+"""Red-team round 8 (issue 13): answer lines and check lines. An answer sentence or label in every language the
+answer-label vocabulary has (`Răspuns:`, `Vastaus:`, `따라서 답은 ...입니다`, `Het antwoord is`, `Jadi, jawabannya
+adalah`); a check line after the answer (labelled as a check in any language, or a statement marked ✓) states no
+new answer, also when the reply was cut inside it; a bold value inside an answer line's sentence after a bold
+label; a closing line after the last formula that states a value (after a table, in a bold blockquote); a
+paragraph that derives the answer again another way. Each rule with its wrong counterpart (the gold is another
+value of the same text), and the reason asserted."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.closing import closing_statement
+from rlvr.verifiers.math.commitment import check_line, checks_at_end_dropped, drop_rederivations
+from rlvr.verifiers.math.extract import extract_answer
+from rlvr.verifiers.math.truncation import cut_in_check
+
+
+def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
+    verdict = verifier.verify(pred, gold)
+    assert verdict.reason == reason, dict(verdict.details)
+    assert verdict.passed is (reason == "correct")
+    return dict(verdict.details)
+
+
+# ---- an answer sentence or label of every language the labels are read in
+@pytest.mark.parametrize(
+    "line, right",
+    [
+        ("Răspuns: $1275$", "1275"),
+        ("Răspunsul este $1275$.", "1275"),
+        ("Vastaus: $128$", "128"),
+        ("Vastaus on $128$.", "128"),
+        ("따라서 답은 $4$입니다.", "4"),
+        ("Het antwoord is $\\frac{3}{4}$.", "\\frac{3}{4}"),
+        ("Jadi, jawabannya adalah $\\frac{17}{12}$.", "\\frac{17}{12}"),
+        ("Jadi jawapannya ialah $12$.", "12"),
+        ("Svaret er $24$.", "24"),
+        ("Svaret är $24$.", "24"),
+        ("Odpowiedź to $14$.", "14"),
+        ("Odpověď je $10$.", "10"),
+        ("Η απάντηση είναι $108$.", "108"),
+        ("Vậy đáp án là $36$.", "36"),
+        ("Per tant, la resposta és $3$.", "3"),
+        ("Kwa hiyo jibu ni $12$.", "12"),
+        ("Válasz: $5$", "5"),
+        ("Jibu: $12$", "12"),
+        ("উত্তর হল $27$।", "27"),
+        ("الجواب هو $42$.", "42"),
+        ("התשובה היא $3$.", "3"),
+        ("คำตอบคือ $9$", "9"),
+    ],
+)
+def test_an_answer_sentence_or_label_of_another_language_answers(
+    verifier: MathVerifier, line: str, right: str
+) -> None:
+    # the last formula before it is an intermediate: only the answer line gives the right value
+    pred = f"$$a = 2550$$\n$$b = 7$$\n\n{line}\n\n$c = 99$"
+    details = _verdict(verifier, pred, right, "correct")
+    assert details["method"] == "final_answer"
+    for wrong in ("2550", "7", "99"):
+        _verdict(verifier, pred, wrong, "wrong")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Het antwoordis $5$.",  # a sentence's words are whole: no glued copula
+        "Svaret erhålls ur $5$.",  # `er` is not the start of another word
+        "Tämä vastaus onnistuu, kun $x = 5$.",  # `on` is not the start of another word
+        "대답은 $5$입니다.",  # `대답` is a reply, not the answer: `답은` is a word of its own
+    ],
+)
+def test_a_sentence_word_inside_another_word_is_no_answer_phrase(text: str) -> None:
+    found = extract_answer(text)
+    assert found is None or found.method != "final_answer", found
+
+
+# ---- a check line after the answer states no new answer
+_RO = (
+    "Rezolvare: Calculăm pas cu pas.\n\n$\\frac{50\\cdot 51}{2}$\n$50\\cdot 51 = 2550$\n$$2550/2 = 1275$$\n\n"
+    "Deci:\n\n{answer}\n\n{check}"
+)
+
+
+@pytest.mark.parametrize(
+    "answer, check",
+    [
+        ("Răspuns: $1275$", "Verificare: $50\\cdot 51 = 2550$ ✓"),  # a label of both
+        (
+            "Deci suma este $1275$.",
+            "Verificare: $50\\cdot 51 = 2550$ ✓",
+        ),  # no answer label: the check still drops
+        ("Deci suma este $1275$.", "Verificare: $50\\cdot 51 = 2550$"),  # a check label alone
+        ("Deci suma este $1275$.", "$50\\cdot 51 = 2550$ ✓"),  # a mark alone, on a value stated before
+        ("Deci suma este $1275$.", "**Probe:** $50\\cdot 51 = 2550$ ✔"),
+        ("Deci suma este $1275$.", "검산: $50\\cdot 51 = 2550$ ✓"),
+        ("Deci suma este $1275$.", "验算：$50\\cdot 51 = 2550$"),
+        ("Deci suma este $1275$.", "Sanity check: $50\\cdot 51 = 2550$ ✅"),
+    ],
+)
+def test_a_check_line_after_the_answer_states_no_new_answer(
+    verifier: MathVerifier, answer: str, check: str
+) -> None:
+    pred = _RO.replace("{answer}", answer).replace("{check}", check)
+    _verdict(verifier, pred, "1275", "correct")
+    _verdict(verifier, pred, "2550", "wrong")
+
+
+def test_a_marked_line_that_states_a_value_first_is_the_answer(verifier: MathVerifier) -> None:
+    # `x = 4 ✓`: 4 was not stated before, so the marked line is the answer, marked (no check of an earlier one)
+    pred = "$2x + 3 = 11$\n$2x = 8$\n$x = 4$ ✓"
+    _verdict(verifier, pred, "4", "correct")
+    _verdict(verifier, pred, "8", "wrong")
+    assert checks_at_end_dropped(pred) == pred
+
+
+@pytest.mark.parametrize(
+    "line, want",
+    [
+        ("Verificare: $50\\cdot 51 = 2550$ ✓", True),
+        ("Tarkistus: $994 = 7\\cdot 142$", True),
+        ("**Controle:** $\\cos^2 45^\\circ = \\frac12$", True),
+        ("$2x = 12$ ✓", True),
+        ("Check: $3 + 5 = 8$ ✗", False),  # failed
+        ("Check: $3 + 5 = 8$, wait, that is wrong", False),  # finds an error: may revise
+        ("Check: the answer is $8$ ✓", False),  # names the answer: a commitment of its own
+        ("Check: $\\boxed{8}$", False),
+        ("Checking the table gives $8$.", False),  # no label: a sentence about checking
+        ("Answer: $8$", False),
+    ],
+)
+def test_what_a_check_line_is(line: str, want: bool) -> None:
+    assert check_line(line) is want
+
+
+def test_a_check_line_after_a_box_or_answer_phrase_revises_nothing(verifier: MathVerifier) -> None:
+    # a concluding `so` inside the check would otherwise read as a revision of the answer line
+    pred = "$a = 3$, $b = 4$.\n\nAnswer: $7$\n\nCheck: so $3 + 4 = 7$ ✓"
+    _verdict(verifier, pred, "7", "correct")
+    _verdict(verifier, pred, "4", "wrong")
+    wrong_check = "$a = 3$, $b = 4$.\n\nAnswer: $7$\n\nCheck: so $3 + 4 = 8$ ✗, wait, the answer is $8$."
+    _verdict(verifier, wrong_check, "8", "correct")  # a failed check that revises is no check line
+    _verdict(verifier, wrong_check, "7", "wrong")
+
+
+# ---- a reply cut off inside a check line after a finished answer sentence: the answer stands
+_CUT = "所以概率为 $\\frac{5}{12}$。\n\n验算：总情况数为 $12$，有利情况数为 $5$，所以概率确实是 $\\frac{5}{1"
+
+
+def test_a_reply_cut_inside_a_check_keeps_its_answer(verifier: MathVerifier) -> None:
+    _verdict(verifier, _CUT, "\\frac{5}{12}", "correct")
+    _verdict(verifier, _CUT, "\\frac{5}{1}", "wrong")
+    _verdict(verifier, _CUT, "12", "wrong")
+    english = "So the probability is $\\frac{5}{12}$.\n\nCheck: there are $12$ cases, $5$ favourable, so $\\frac{5}{1"
+    _verdict(verifier, english, "\\frac{5}{12}", "correct")
+    # a check cut before it came back to the answer (round 7 #303) might still find an error: no answer
+    early = "所以 $a^3+b^3=91$。\n\n验证：$3^3+4^3=27+"
+    _verdict(verifier, early, "91", "no_answer")
+    assert cut_in_check(early) is None
+    # cut inside a line that is no check: a draft, no answer (as before)
+    draft = "So the probability is $\\frac{5}{12}$.\n\nNext we count the cases: there are $12$ cases, so $\\frac{5}{1"
+    _verdict(verifier, draft, "\\frac{5}{12}", "no_answer")
+    assert cut_in_check(draft) is None
+
+
+# ---- a bold value in an answer line's sentence after a bold label
+@pytest.mark.parametrize(
+    "line, right, wrong",
+    [
+        ("**Answer:** Sam has **27** marbles left.", "27", "30"),
+        ("**Answer:** There are **12** coins.", "12", "5"),
+        ("**Respuesta:** Sam tiene **27** canicas.", "27", "30"),
+    ],
+)
+def test_a_bold_value_after_a_bold_answer_label(
+    verifier: MathVerifier, line: str, right: str, wrong: str
+) -> None:
+    pred = f"He has 45 - 15 = 30 left, then 5 fewer.\n\n{line}"
+    details = _verdict(verifier, pred, right, "correct")
+    assert details["method"] == "final_answer"
+    _verdict(verifier, pred, wrong, "wrong")
+
+
+# ---- a closing line after the last formula that states a value
+_TABLE = (
+    "| $k$ | $k^2$ | running total |\n|---|---|---|\n| 1 | 1 | 1 |\n| 2 | 4 | 5 |\n| 3 | 9 | 14 |\n"
+    "| 4 | 16 | 30 |\n| 5 | 25 | 55 |\n\n"
+)
+_QUOTE = "Since $7^2 = 49 \\le 50 < 64 = 8^2$, these are $n = 1, 2, \\ldots, 7$.\n\n"
+
+
+@pytest.mark.parametrize(
+    "pred, right, wrong",
+    [
+        (_TABLE + "The sum of the first five squares is **55**.", "55", "30"),
+        (_TABLE + "The sum of the first five squares is 55.", "55", "25"),
+        (_QUOTE + "> **There are 7 such integers.**", "7", "49"),
+        (_QUOTE + "> There are **7** such integers.", "7", "49"),
+    ],
+)
+def test_a_closing_line_after_the_last_formula_states_the_answer(
+    verifier: MathVerifier, pred: str, right: str, wrong: str
+) -> None:
+    details = _verdict(verifier, pred, right, "correct")
+    assert details["method"] == "conclusion"
+    _verdict(verifier, pred, wrong, "wrong")
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "\n\n> The book says there are 8 such integers.",  # a plain blockquote may quote someone else
+        "\n\nThe sum is 55, and the largest square is 25.",  # two numbers: which one?
+        "\n\nThe sum is 55. The count is 5.",  # two sentences
+        "\n\nThe sum is 55 more than expected.",  # qualified (`more than`)
+        " The sum is 55.",  # on the formula's own line: not this rule's
+    ],
+)
+def test_what_no_closing_statement_is(after: str) -> None:
+    assert closing_statement(after) is None
+
+
+# ---- a paragraph that derives the answer again another way
+_ALT = (
+    "Let the integers be $n - 2$, $n$, $n + 2$. Their sum is $3n = 78$, so $n = 26$.\n\n"
+    "The largest of the three is $n + 2 = 28$.\n\n**Final answer:** $28$\n\n"
+)
+
+
+def test_an_alternative_approach_that_arrives_at_the_answer_offers_no_other(verifier: MathVerifier) -> None:
+    same = _ALT + (
+        "**Alternative approach:** Divide the sum by $3$ to get the middle integer $78 / 3 = 26$; the largest is "
+        "two more, $28$. Both approaches agree."
+    )
+    _verdict(verifier, same, "28", "correct")
+    _verdict(verifier, same, "26", "wrong")
+    # one that arrives elsewhere offers a second answer: a hedge, right for no gold
+    other = _ALT + "**Alternative approach:** Divide the sum by $3$: the middle one, $78 / 3 = 26$, is it."
+    _verdict(verifier, other, "28", "wrong")
+    assert drop_rederivations("\n\nAnother method: $3 + 4 = 7$.", "8").strip()
+
+
+def test_check_lines_stay_linear() -> None:
+    for pad in ("Check: 7 ✓\n", "7 ✓\n", "✓\n"):
+        text = "Answer: $7$\n" + pad * (100_000 // len(pad))
+        start = time.perf_counter()
+        extract_answer(text)
+        assert time.perf_counter() - start < 5.0, pad
