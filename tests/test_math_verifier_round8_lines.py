@@ -250,3 +250,42 @@ def test_check_lines_stay_linear() -> None:
         start = time.perf_counter()
         extract_answer(text)
         assert time.perf_counter() - start < 5.0, pad
+
+
+# ---- a reply in labelled parts with a box each: one answer per part, in the order of the parts
+_PARTS = (
+    "**(a)** The minimum of $f(x) = x^2 - 4x + 9$ is $f(2) = 5$, so the answer to (a) is $\\boxed{5}$.\n\n"
+    "**(b)** On $[0, 5]$ the maximum is $f(5) = 25 - 20 + 9 = 14$, so (b) is $\\boxed{14}$."
+)
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        _PARTS,
+        "Part 1: $\\gcd(48, 18) = \\boxed{5}$.\nPart 2: the other one is $\\boxed{14}$.",
+        "a) We get $\\boxed{5}$.\nb) Then $9 + 5 = \\boxed{14}$.",
+    ],
+)
+def test_boxes_of_labelled_parts_answer_in_order(verifier: MathVerifier, pred: str) -> None:
+    details = _verdict(verifier, pred, "5, 14", "correct")
+    assert details["method"] == "parts"
+    _verdict(verifier, pred, "14, 5", "wrong")  # the parts are ordered
+    _verdict(verifier, pred, "5", "wrong")  # one part is not the answer
+    _verdict(verifier, pred, "(5, 14)", "correct")
+
+
+@pytest.mark.parametrize(
+    "pred",
+    [
+        "(a) We get $\\boxed{5}$.\n(c) Then $\\boxed{14}$.",  # the markers skip a part
+        "(b) We get $\\boxed{5}$.\n(c) Then $\\boxed{14}$.",  # ... or start late
+        "So $\\boxed{3}$.\n(a) We get $\\boxed{5}$.\n(b) Then $\\boxed{14}$.",  # a box before the first part
+        "(a) We get $\\boxed{5}$, or $\\boxed{6}$.\n(b) Then $\\boxed{14}$.",  # a part with two values
+        "(a) We get $5$.\n(b) Then $\\boxed{14}$.",  # a part with no box
+    ],
+)
+def test_what_no_answer_in_parts_is(verifier: MathVerifier, pred: str) -> None:
+    found = extract_answer(pred)
+    assert found is None or found.method != "parts", found
+    assert not verifier.verify(pred, "5, 14").passed

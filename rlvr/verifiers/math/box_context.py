@@ -119,3 +119,32 @@ def _hedged_last_box(text: str) -> str | None:
     if same_value(_unbox(prev).strip(), _unbox(last).strip()) or not offers_another(lead):
         return None
     return f"{_unbox(prev).strip()}, {_unbox(last).strip()}"
+
+
+# a part marker opening a line: `**(a)**`, `(b)`, `b)`, `Part (b):`, `**Part 2.**`, `### Part 3`
+_PART_RE = re.compile(
+    r"^[ \t>#*_]*(?:(?:\(([a-h])\)|([a-h])\))(?=[\s*_:.,])|part[ \t]*\(?([a-h]|[1-9])\)?(?=[ \t*_:.\n]))",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def part_boxes(text: str) -> str | None:
+    """The answer of a reply written in labelled parts with a box each (`**(a)** ... \\boxed{5}.\\n\\n**(b)** ...
+    \\boxed{14}.`): each part's box in the order of the parts, as a tuple `(5, 14)` (the parts are ordered: a
+    gold listing them is read in that order); None unless the markers run a, b, c... (or 1, 2, 3...) from the
+    first, every box stands in a part and each part boxes one value."""
+    markers = list(_PART_RE.finditer(text))
+    names = [next(g for g in m.groups() if g is not None).lower() for m in markers]
+    if len(names) < 2 or names != [chr(ord(names[0]) + k) for k in range(len(names))] or names[0] not in "a1":
+        return None
+    boxes = outer_boxes(text)
+    if not boxes or boxes[0][0] < markers[0].start() or any(b[2] is None for b in boxes):
+        return None
+    values = []
+    for k, marker in enumerate(markers):
+        end = markers[k + 1].start() if k + 1 < len(markers) else len(text)
+        inside = {(b[2] or "").replace(" ", "") for b in boxes if marker.start() <= b[0] < end}
+        if len(inside) != 1 or not next(iter(inside)):
+            return None  # a part with no box, or two different ones: no answer of its own
+        values.append(inside.pop())
+    return "(" + ", ".join(values) + ")"

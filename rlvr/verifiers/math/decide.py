@@ -11,7 +11,7 @@ from rlvr.verifiers.math import compare as cmp
 from rlvr.verifiers.math.choice import answer_start, choice_hedged, option_with_value, stated_choice
 from rlvr.verifiers.math.config import MathVerifierConfig
 from rlvr.verifiers.math.extract import Extraction, extract_answer
-from rlvr.verifiers.math.gold import Gold
+from rlvr.verifiers.math.gold import Gold, parse_gold
 from rlvr.verifiers.math.normalize import Normalized, canonical_text, currency_unit, normalize_answer
 from rlvr.verifiers.math.notation import bases_written, numeral_base
 from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Equation, Scalar, Text, describe
@@ -57,6 +57,11 @@ def decide(
         found = Extraction(completion.strip().rstrip("."), "whole")  # `evelyn` for `\\text{Evelyn}`: a name
     if found is None or not found.answer.strip():
         return Verdict.fail(Reason.NO_ANSWER, method=found.method if found else None)
+    if found.method == "parts" and not gold.text.lstrip().startswith("("):
+        # the parts of a reply are ordered (`(a) 5, (b) 14`): a gold listing them (`5, 14`) is read in order
+        ordered = parse_gold("(" + gold.text + ")", config)
+        if ordered.answer is not None:
+            return decide(completion, ordered, config, opts)
     details: dict[str, Any] = {
         "extracted": found.answer[:500],
         "method": found.method,

@@ -34,6 +34,7 @@ from rlvr.verifiers.math.box_context import (
     _after_last_box,
     _hedged_last_box,
     _qualified_box,
+    part_boxes,
 )
 from rlvr.verifiers.math.box_terms import box_term
 from rlvr.verifiers.math.boxes import (
@@ -292,7 +293,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     text = asides_removed(money_dollars(text), _commits)  # `> quoted`, `[^1]:`, `<details>`; `$245` is money
     if not text.strip() or revising_when_cut(text):
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
-    if contested(text):
+    parts = part_boxes(
+        text
+    )  # `**(a)** ... \boxed{5}. **(b)** ... \boxed{14}.`: one answer per part, in order
+    if parts is None and contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
     why = unasserted(text)
     if (
@@ -303,6 +307,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
         return extract_answer(rest, methods, revisions - 1) if rest is not None else None
     for method in methods:
         if method == "boxed":
+            if parts is not None:
+                return Extraction(parts, "parts")
             unboxed = asides_unboxed(text)  # `\\boxed{40}. (For comparison, ... \\boxed{26}.)`: 40
             if unboxed is None:
                 return None  # every box is in an aside: nothing was committed to
