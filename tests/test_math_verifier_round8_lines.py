@@ -52,6 +52,9 @@ def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
         ("الجواب هو $42$.", "42"),
         ("התשובה היא $3$.", "3"),
         ("คำตอบคือ $9$", "9"),
+        ("Yani cevap $5$'tir.", "5"),  # verb-final: the formula right after the noun, then the copula
+        ("अतः उत्तर $6$ है।", "6"),
+        ("بنابراین پاسخ $5$ است.", "5"),
     ],
 )
 def test_an_answer_sentence_or_label_of_another_language_answers(
@@ -72,6 +75,8 @@ def test_an_answer_sentence_or_label_of_another_language_answers(
         "Svaret erhålls ur $5$.",  # `er` is not the start of another word
         "Tämä vastaus onnistuu, kun $x = 5$.",  # `on` is not the start of another word
         "대답은 $5$입니다.",  # `대답` is a reply, not the answer: `답은` is a word of its own
+        "Bu cevap doğru, çünkü $x = 5$.",  # a verb-final noun with no formula and copula after it
+        "Bu cevap $x = 5$ için doğru.",
     ],
 )
 def test_a_sentence_word_inside_another_word_is_no_answer_phrase(text: str) -> None:
@@ -96,6 +101,7 @@ _RO = (
         ),  # no answer label: the check still drops
         ("Deci suma este $1275$.", "Verificare: $50\\cdot 51 = 2550$"),  # a check label alone
         ("Deci suma este $1275$.", "$50\\cdot 51 = 2550$ ✓"),  # a mark alone, on a value stated before
+        ("Deci suma este $1275$.", "$50\\cdot 51 = 2550$ \u2714\ufe0f"),  # the emoji form of the mark
         ("Deci suma este $1275$.", "**Probe:** $50\\cdot 51 = 2550$ ✔"),
         ("Deci suma este $1275$.", "검산: $50\\cdot 51 = 2550$ ✓"),
         ("Deci suma este $1275$.", "验算：$50\\cdot 51 = 2550$"),

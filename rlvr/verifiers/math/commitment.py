@@ -146,7 +146,9 @@ _CHECK_LABEL_RE = re.compile(
     + r")[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a]",
     re.IGNORECASE,
 )
-_CHECK_MARK_RE = re.compile(r"[\u2713\u2714\u2705\u2611][\s*_]*\Z")
+_CHECK_MARK_RE = re.compile(
+    r"[\u2713\u2714\u2705\u2611]\ufe0f?[\s*_]*\Z"
+)  # `✔️`: an emoji selector may follow
 # what a passed check never holds: a failed mark, a box, a revision or error word (`Check: 3 + 5 = 8 ✗, wait`)
 _NOT_PASSED_RE = re.compile(r"[\u2717\u2718\u274c]|\\(?:boxed|fbox)\b|\banswer\b", re.IGNORECASE)
 

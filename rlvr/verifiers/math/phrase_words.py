@@ -10,8 +10,11 @@ from __future__ import annotations
 ANSWER_SENTENCES = (
     r"die\s+antwort\s+(?:ist|lautet)", r"la\s+r[ée]ponse(?:\s+finale)?\s+est", r"la\s+respuesta\s+es",
     r"a\s+resposta\s+[ée]", r"la\s+risposta\s+[èe]", r"ответ\s+(?:равен|равна|равно)",
-    # every other language with an answer label whose sentence puts the copula before the value (verb-final
-    # ones, `Cevap 5'tir`, `उत्तर 6 है`, `پاسخ 5 است`, keep to their labels: the noun alone opens no answer)
+    # every other language with an answer label: the copula before the value, or in a verb-final language
+    # after a formula right after the noun (`Cevap $5$'tir`, `उत्तर $6$ है`, `پاسخ $5$ است`: the noun alone, as
+    # in `Bu cevap doğru`, opens no answer)
+    r"cevap(?=[ \t]*\$[^$\n]+\$[ \t]*'?[dt][ıiuü]r)", r"उत्तर(?=[ \t]*\$[^$\n]+\$[ \t]*हैं?)",
+    r"(?:پاسخ|جواب)(?=[ \t]*\$[^$\n]+\$[ \t]*است)",
     r"het\s+antwoord\s+is", r"r[ăa]spunsul(?:\s+final)?\s+(?:este|e)", r"vastaus\s+on", r"svaret\s+(?:er|[äa]r)",
     r"jawab(?:an|annya)\s+(?:adalah|ialah)", r"jawap(?:an|annya)\s+(?:adalah|ialah)", r"odpowied[źz]\s+(?:to|wynosi)",
     r"odpov[ěe]ď\s+je", r"η\s+απάντηση\s+είναι", r"đáp\s+(?:án|số)\s+là", r"la\s+resposta\s+[ée]s",
