@@ -14,7 +14,7 @@ import pytest
 
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.closing import closing_statement
-from rlvr.verifiers.math.commitment import check_line, checks_at_end_dropped, drop_rederivations
+from rlvr.verifiers.math.commitment import check_line, checks_at_end_dropped, rederivations
 from rlvr.verifiers.math.extract import extract_answer
 from rlvr.verifiers.math.truncation import cut_in_check
 
@@ -180,6 +180,12 @@ def test_a_reply_cut_inside_a_check_keeps_its_answer(verifier: MathVerifier) -> 
         ("**Answer:** Sam has **27** marbles left.", "27", "30"),
         ("**Answer:** There are **12** coins.", "12", "5"),
         ("**Respuesta:** Sam tiene **27** canicas.", "27", "30"),
+        (
+            "**Answer**: Sam has **27** marbles left.",
+            "27",
+            "30",
+        ),  # the label's emphasis closes before its colon
+        ("**Final Answer**: The total is **27** dollars.", "27", "30"),
     ],
 )
 def test_a_bold_value_after_a_bold_answer_label(
@@ -247,7 +253,24 @@ def test_an_alternative_approach_that_arrives_at_the_answer_offers_no_other(veri
     # one that arrives elsewhere offers a second answer: a hedge, right for no gold
     other = _ALT + "**Alternative approach:** Divide the sum by $3$: the middle one, $78 / 3 = 26$, is it."
     _verdict(verifier, other, "28", "wrong")
-    assert drop_rederivations("\n\nAnother method: $3 + 4 = 7$.", "8").strip()
+    rest, offered = rederivations("\n\nAnother method: $3 + 4 = 7$.", "8")
+    assert not rest.strip() and offered == ["7"]
+
+
+@pytest.mark.parametrize(
+    "opener",
+    ["**Alternative approach:**", "Alternatively:", "Another way:", "**Method 2:**", "### Second method\n"],
+)
+def test_every_opener_of_a_rederivation(verifier: MathVerifier, opener: str) -> None:
+    same = (
+        _ALT
+        + f"{opener} divide the sum by $3$: the middle one is $78 / 3 = 26$. The largest is two more, $28$."
+    )
+    _verdict(verifier, same, "28", "correct")
+    _verdict(verifier, same, "26", "wrong")
+    other = _ALT + f"{opener} divide the sum by $3$: the middle one is $78 / 3 = 26$. The largest is $27$."
+    _verdict(verifier, other, "28", "wrong")
+    _verdict(verifier, other, "27", "wrong")
 
 
 def test_check_lines_stay_linear() -> None:

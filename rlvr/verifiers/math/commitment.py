@@ -288,35 +288,44 @@ def offers_another(lead: str) -> bool:
     return is_hedge(lead) or bool(_PARALLEL_RE.match(lead) or _ATTRIBUTED_RE.search(lead))
 
 
-# a paragraph that derives the answer again another way (`**Alternative approach:** Divide by $3$ ...`)
+# a paragraph that derives the answer again another way (`**Alternative approach:** Divide by $3$ ...`,
+# `Alternatively, ...`, `Method 2:`)
+_WAYS = r"(?:approach|method|solution|way|derivation|route)"
 _REDERIVATION_RE = re.compile(
-    r"(?:^|\n)[ \t>*#_]*(?:an?\s+|the\s+)?(?:alternative|another|other|second)\s+"
-    r"(?:approach|method|solution|way|derivation|route)\b",
+    r"(?:^|\n)[ \t>*#_]*(?:alternatively\b|(?:an?\s+|the\s+)?(?:alternative|another|other|second)\s+"
+    + _WAYS
+    + r"\b|"
+    + _WAYS
+    + r"\s+(?:2|II|two|B)\b)",
     re.IGNORECASE,
 )
 
 
-def drop_rederivations(after: str, committed: str) -> str:
-    """`after` without the paragraphs that derive `committed` again another way and arrive at it (their last
-    value): its steps are no answers (`Alternative approach: ... $78 / 3 = 26$; the largest is $28$.`). One that
-    arrives elsewhere is kept: it offers another answer."""
-    out, pos = [], 0
+def rederivations(after: str, committed: str) -> tuple[str, list[str]]:
+    """`after` without the paragraphs that derive an answer again another way (their steps are no answers:
+    `Alternative approach: ... $78 / 3 = 26$; the largest is $28$.`), and the values those arriving elsewhere than
+    `committed` (their last value) offer: a second derivation with another result is a second answer."""
+    out, offered, pos = [], [], 0
     for m in _REDERIVATION_RE.finditer(after):
         if m.start() < pos:
             continue
         paragraph = _PARAGRAPH_RE.search(after, m.end())
         end = paragraph.start() if paragraph else len(after)
         arrived = _values(after[m.end() : end])
-        if arrived and same_value(arrived[-1][2], committed):
-            out.append(after[pos : m.start()] + " " * (end - m.start()))
-            pos = end
-    return "".join(out) + after[pos:]
+        if not arrived:
+            continue
+        if not same_value(arrived[-1][2], committed) and arrived[-1][2] not in offered:
+            offered.append(arrived[-1][2])
+        out.append(after[pos : m.start()] + " " * (end - m.start()))
+        pos = end
+    return "".join(out) + after[pos:], offered
 
 
 def screen(after: str, committed: str) -> Screened:
     """Checks, explaining sections, re-derivations and rejected values dropped from `after`; hedging clauses
-    taken out with the values they offer (other than `committed`). See the module docstring."""
-    text = drop_sections(drop_checks(drop_rederivations(drop_check_lines(after), committed)))
+    (and re-derivations arriving elsewhere) taken out with the values they offer (other than `committed`)."""
+    rederived, offered = rederivations(drop_check_lines(after), committed)
+    text = drop_sections(drop_checks(rederived))
     out: list[str] = []
     # an answer stated inside a dropped check or section ("Note: the answer is 7") is a second answer
     kept = _explicit_answers(text)
@@ -325,6 +334,7 @@ def screen(after: str, committed: str) -> Screened:
         for v in _explicit_answers(after)
         if not same_value(v, committed) and not any(same_value(v, k) for k in kept)
     ]
+    hedged += [v for v in offered if v not in hedged]
     last_hedge = -1
     withdrawn = False
     length = 0  # of the screened text so far

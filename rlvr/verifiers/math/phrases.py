@@ -64,7 +64,9 @@ _OTHER_LABELS = (
     + r"|(?:final[ \t]+)?answer)[ \t]*[\]\u3011\u3017\uff3d])"
 )
 _PHRASE_RE = re.compile(
-    r"(?:final[\s_]+answer[\"']?\s*(?:is|:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|:|=|\|)|\bans\s*:"
+    # (`**Answer**: 27`: the emphasis of a label may close before its colon)
+    r"(?:final[\s_]+answer[\"']?\s*(?:is|(?:\*\*|__)?:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|(?:\*\*|__)?:|=|\|)"
+    r"|\bans\s*:"
     rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS})\s*[:\uff1a]?\s*",
     re.IGNORECASE,
 )
