@@ -116,6 +116,19 @@ def test_a_check_line_after_the_answer_states_no_new_answer(
     _verdict(verifier, pred, "2550", "wrong")
 
 
+def test_a_check_line_before_a_sign_off_or_after_a_box_states_no_new_answer(verifier: MathVerifier) -> None:
+    signed = _RO.replace("{answer}", "Deci suma este $1275$.").replace(
+        "{check}", "Verificare: $50\\cdot 51 = 2550$ ✓\n\nSper că ajută!"
+    )
+    _verdict(verifier, signed, "1275", "correct")
+    _verdict(verifier, signed, "2550", "wrong")
+    boxed = "$50\\cdot 51 = 2550$, so the sum is $\\boxed{1275}$.\n\nVerificare: $50\\cdot 51 = 2550$ ✓"
+    _verdict(verifier, boxed, "1275", "correct")
+    _verdict(verifier, boxed, "2550", "wrong")
+    # no check: a sign-off alone drops nothing (the reply's last value answers, as before)
+    assert checks_at_end_dropped("$x = 4$\n\nHope this helps!") == "$x = 4$\n\nHope this helps!"
+
+
 def test_a_marked_line_that_states_a_value_first_is_the_answer(verifier: MathVerifier) -> None:
     # `x = 4 ✓`: 4 was not stated before, so the marked line is the answer, marked (no check of an earlier one)
     pred = "$2x + 3 = 11$\n$2x = 8$\n$x = 4$ ✓"
@@ -274,8 +287,8 @@ def test_every_opener_of_a_rederivation(verifier: MathVerifier, opener: str) -> 
 
 
 def test_check_lines_stay_linear() -> None:
-    for pad in ("Check: 7 ✓\n", "7 ✓\n", "✓\n"):
-        text = "Answer: $7$\n" + pad * (100_000 // len(pad))
+    for pad in ("Check: 7 ✓\n", "7 ✓\n", "✓\n", "8 ✓\n"):
+        text = "x" * 100_000 + " 8\n\nThe sum is $7$.\n" + pad * (100_000 // len(pad))
         start = time.perf_counter()
         extract_answer(text)
         assert time.perf_counter() - start < 5.0, pad

@@ -167,24 +167,34 @@ def drop_check_lines(after: str) -> str:
     return "\n".join(" " * len(line) if check_line(line) else line for line in after.split("\n"))
 
 
+#: How many closing lines are read as checks: a reply ends with a few (each is searched for in what precedes it)
+_CLOSING_CHECKS = 20
+
+
 def checks_at_end_dropped(text: str) -> str:
     """`text` without the check lines that close it, when a value stands before them: a reply that ends by
-    checking (`Răspuns: $1275$\\n\\nVerificare: $50\\cdot 51 = 2550$ ✓`) answers with what it checked. A line
-    only marked ✓ checks when the value it arrives at was stated before it; `2x = 8\\nx = 4 ✓` states 4 first
-    there: that line is the answer, marked."""
-    kept = text.rstrip()
-    while kept:
+    checking (`Răspuns: $1275$\\n\\nVerificare: $50\\cdot 51 = 2550$ ✓`) answers with what it checked (lines with
+    no number after a check, `Sper că ajută!`, go with it). A line only marked ✓ checks when the value it arrives
+    at was stated before it; `2x = 8\\nx = 4 ✓` states 4 first there: that line is the answer, marked."""
+    digit = re.search(r"\d", text)
+    kept, dropped = text.rstrip(), False
+    for _ in range(_CLOSING_CHECKS):
         start = kept.rfind("\n") + 1
         line, before = kept[start:], kept[:start].rstrip()
-        if not check_line(line) or not re.search(r"\d", before):
-            break
+        if digit is None or digit.start() >= len(before):
+            break  # no value before this line
+        if not check_line(line):
+            if re.search(r"\d", line):
+                break  # a line that states a value: what the reply ends on
+            kept = before  # `Sper că ajută!`: no value, no statement of one
+            continue
         if not _CHECK_LABEL_RE.match(line):
             arrived = _values(line)
             value = arrived[-1][2] if arrived else ""
             if not value or not re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w.]*\d)", before):
                 break
-        kept = before
-    return kept if len(kept) < len(text.rstrip()) else text
+        kept, dropped = before, True
+    return kept if dropped else text
 
 
 @dataclass
