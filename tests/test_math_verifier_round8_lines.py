@@ -307,6 +307,8 @@ _PARTS = (
         _PARTS,
         "Part 1: $\\gcd(48, 18) = \\boxed{5}$.\nPart 2: the other one is $\\boxed{14}$.",
         "a) We get $\\boxed{5}$.\nb) Then $9 + 5 = \\boxed{14}$.",
+        "**(i)** We get $\\boxed{5}$.\n\n**(ii)** Then $9 + 5 = \\boxed{14}$.",
+        "### Part 1\nWe get $\\boxed{5}$.\n### Part 2\nThen $\\boxed{14}$.",
     ],
 )
 def test_boxes_of_labelled_parts_answer_in_order(verifier: MathVerifier, pred: str) -> None:
@@ -322,6 +324,8 @@ def test_boxes_of_labelled_parts_answer_in_order(verifier: MathVerifier, pred: s
     [
         "(a) We get $\\boxed{5}$.\n(c) Then $\\boxed{14}$.",  # the markers skip a part
         "(b) We get $\\boxed{5}$.\n(c) Then $\\boxed{14}$.",  # ... or start late
+        "(ii) We get $\\boxed{5}$.\n(iii) Then $\\boxed{14}$.",
+        "(i) We get $\\boxed{5}$.\n(iii) Then $\\boxed{14}$.",
         "So $\\boxed{3}$.\n(a) We get $\\boxed{5}$.\n(b) Then $\\boxed{14}$.",  # a box before the first part
         "(a) We get $\\boxed{5}$, or $\\boxed{6}$.\n(b) Then $\\boxed{14}$.",  # a part with two values
         "(a) We get $5$.\n(b) Then $\\boxed{14}$.",  # a part with no box

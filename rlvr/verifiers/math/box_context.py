@@ -121,21 +121,28 @@ def _hedged_last_box(text: str) -> str | None:
     return f"{_unbox(prev).strip()}, {_unbox(last).strip()}"
 
 
-# a part marker opening a line: `**(a)**`, `(b)`, `b)`, `Part (b):`, `**Part 2.**`, `### Part 3`
+# a part marker opening a line: `**(a)**`, `(b)`, `b)`, `(ii)`, `Part (b):`, `**Part 2.**`, `### Part 3`
+_PART_NAME = r"[a-h]|i{1,3}|iv|vi{0,3}"
 _PART_RE = re.compile(
-    r"^[ \t>#*_]*(?:(?:\(([a-h])\)|([a-h])\))(?=[\s*_:.,])|part[ \t]*\(?([a-h]|[1-9])\)?(?=[ \t*_:.\n]))",
+    r"^[ \t>#*_]*(?:\(?("
+    + _PART_NAME
+    + r")\)(?=[\s*_:.,])|part[ \t]*\(?("
+    + _PART_NAME
+    + r"|[1-9])\)?(?=[ \t*_:.\n]))",
     re.IGNORECASE | re.MULTILINE,
 )
+# the parts in order, in each way they are counted (a bare `i)` is the ninth letter only after `h)`)
+_PART_ORDERS = ("abcdefgh", "123456789", ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii"))
 
 
 def part_boxes(text: str) -> str | None:
     """The answer of a reply written in labelled parts with a box each (`**(a)** ... \\boxed{5}.\\n\\n**(b)** ...
     \\boxed{14}.`): each part's box in the order of the parts, as a tuple `(5, 14)` (the parts are ordered: a
-    gold listing them is read in that order); None unless the markers run a, b, c... (or 1, 2, 3...) from the
-    first, every box stands in a part and each part boxes one value."""
+    gold listing them is read in that order); None unless the markers run a, b, c... (1, 2, 3...; i, ii, iii...)
+    from the first, every box stands in a part and each part boxes one value."""
     markers = list(_PART_RE.finditer(text))
     names = [next(g for g in m.groups() if g is not None).lower() for m in markers]
-    if len(names) < 2 or names != [chr(ord(names[0]) + k) for k in range(len(names))] or names[0] not in "a1":
+    if len(names) < 2 or not any(names == list(order[: len(names)]) for order in _PART_ORDERS):
         return None
     boxes = outer_boxes(text)
     if not boxes or boxes[0][0] < markers[0].start() or any(b[2] is None for b in boxes):
