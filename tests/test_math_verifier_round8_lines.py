@@ -129,6 +129,28 @@ def test_a_check_line_before_a_sign_off_or_after_a_box_states_no_new_answer(veri
     assert checks_at_end_dropped("$x = 4$\n\nHope this helps!") == "$x = 4$\n\nHope this helps!"
 
 
+@pytest.mark.parametrize(
+    "section",
+    [
+        "### Verificare\n\n$50\\cdot 51 = 2550$, iar $2550/2 = 1275$.\n\nTotul se potrivește.",
+        "**Проверка**\n$50\\cdot 51 = 2550$",
+        "**Tarkistus:**\n\n$50\\cdot 51 = 2550$",
+        "## 검산\n$50\\cdot 51 = 2550$",
+    ],
+)
+def test_a_check_section_under_a_heading_states_no_new_answer(verifier: MathVerifier, section: str) -> None:
+    pred = _RO.replace("{answer}", "Deci suma este $1275$.").replace("{check}", section)
+    _verdict(verifier, pred, "1275", "correct")
+    _verdict(verifier, pred, "2550", "wrong")
+
+
+def test_a_check_section_that_finds_an_error_may_revise(verifier: MathVerifier) -> None:
+    pred = _RO.replace("{answer}", "Deci suma este $1275$.").replace(
+        "{check}", "### Verificare\n\n$50\\cdot 51 = 2550$, wait, that is wrong: the sum is $1300$."
+    )
+    _verdict(verifier, pred, "1275", "wrong")
+
+
 def test_a_marked_line_that_states_a_value_first_is_the_answer(verifier: MathVerifier) -> None:
     # `x = 4 ✓`: 4 was not stated before, so the marked line is the answer, marked (no check of an earlier one)
     pred = "$2x + 3 = 11$\n$2x = 8$\n$x = 4$ ✓"

@@ -138,13 +138,22 @@ def drop_sections(after: str) -> str:
 
 # a check line: one that a check label of any language opens, with a colon (`Verificare: ...`, `**검산:** ...`;
 # one word may come before it: `Quick check:`), or a statement marked as verified at its end (`$2x = 12$ ✓`)
-_CHECK_LABEL_RE = re.compile(
-    r"^[ \t>*#_\-]*(?:[^\W\d_]+[ \t]+)?(?:(?:"
+_ANY_CHECK_LABEL = (
+    r"(?:[^\W\d_]+[ \t]+)?(?:(?:"
     + "|".join(CHECK_LABELS)
     + r")(?![^\W\d_])|"
     + "|".join(CHECK_LABELS_GLUED)
-    + r")[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a]",
-    re.IGNORECASE,
+    + ")"
+)
+_CHECK_LABEL_RE = re.compile(
+    r"^[ \t>*#_\-]*" + _ANY_CHECK_LABEL + r"[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a]", re.IGNORECASE
+)
+# a heading that is a check label alone (`### Verificare`, `**Проверка**`): a check section runs from it
+_CHECK_HEADING_RE = re.compile(
+    r"^[ \t]*(?:#+[ \t]*|\*\*|__)"
+    + _ANY_CHECK_LABEL
+    + r"[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a]?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
 )
 _CHECK_MARK_RE = re.compile(
     r"[\u2713\u2714\u2705\u2611]\ufe0f?[\s*_]*\Z"
@@ -178,6 +187,11 @@ def checks_at_end_dropped(text: str) -> str:
     at was stated before it; `2x = 8\\nx = 4 ✓` states 4 first there: that line is the answer, marked."""
     digit = re.search(r"\d", text)
     kept, dropped = text.rstrip(), False
+    heading = next(reversed(list(_CHECK_HEADING_RE.finditer(text))), None)  # its section closes the reply
+    if heading is not None and digit is not None and digit.start() < heading.start():
+        section = text[heading.end() :]
+        if not (_NOT_PASSED_RE.search(section) or _CHECK_END_RE.search(section)):
+            kept, dropped = text[: heading.start()].rstrip(), True
     for _ in range(_CLOSING_CHECKS):
         start = kept.rfind("\n") + 1
         line, before = kept[start:], kept[:start].rstrip()
