@@ -264,6 +264,12 @@ _OR_BEFORE_RE = re.compile(
 _BOX_CONTENT_RE = re.compile(r"^\\(?:boxed|fbox)\s*\{(.*)\}$", re.DOTALL)
 
 
+def _answer_of(value: str) -> str:
+    """The value a box or math span states (`\\boxed{7}` -> `7`, `$x = 7$` -> `x = 7`)."""
+    box = _BOX_CONTENT_RE.match(value)
+    return (box.group(1) if box else value).strip().strip("$").strip()
+
+
 def _offered_beside(text: str, start: int, end: int, pre: str) -> bool:
     """Whether the final value comes with a different plain value offered as an alternative to it."""
     after = text[end : end + _REACH]
@@ -294,9 +300,13 @@ def unasserted(text: str) -> str | None:
     pre, post, stop = _sentence_around(text, start, end)
     if _TO_GRADER_RE.search(pre):
         return "rejected"  # `(Reference solution, for the grader's convenience: the answer is \\boxed{7}.)`
-    if withdrawn_after(text, end + len(post)) or any(
+    answer = _answer_of(text[start:end])
+    in_sentence = not _JUDGED_AFTER_RE.match(
+        post
+    ) and any(  # (`7 fails.` is judged where it stands: rejected)
         withdraws(c) for c in _CLAUSE_CUT_RE.split(post.lstrip("$} ")) if not _VALUE_RE.search(c)
-    ):
+    )
+    if in_sentence or withdrawn_after(text, end + len(post), answer):
         return "withdrawn"  # `\\boxed{7}. Just kidding.`, `\\boxed{7}, which is wrong.`, `\\boxed{7} (just kidding)`
     if sole and (
         _HEDGED_AFTER_RE.match(text[end : end + _REACH]) or _other_word(text[start:end], text[end:])
@@ -341,7 +351,7 @@ def after_withdrawal(text: str) -> str | None:
         return None
     start, end, _ = found
     _, post, _ = _sentence_around(text, start, end)
-    at = withdrawal_end(text, end + len(post))
+    at = withdrawal_end(text, end + len(post), _answer_of(text[start:end]))
     if at is None:
         return None
     rest = text[at:]

@@ -24,8 +24,11 @@ sentence is read once, so a reply of any length is read in linear time.
 
 from __future__ import annotations
 
+import functools
 import re
 from fractions import Fraction
+
+from rlvr.verifiers.math.polarity import ANSWER, CUE_WORDS, judges_wrong, other_language_wrong
 
 # any value: a box, a math span, a digit
 _VALUE_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[|\d")
@@ -161,9 +164,45 @@ def _head(clause: str) -> str:
     return rest[frame.end() :] if frame else rest
 
 
+def _wordset(words: str) -> frozenset[str]:
+    """The words of a whitespace-separated list."""
+    return frozenset(words.split())
+
+
+# every word some withdrawal shape needs (one at least is in any withdrawal, English or ASCII-written other
+# languages): a sentence with none of them, no `n't`, no `mis-`/`over-` verb and only ASCII is decided at once
+_CUE_WORDS = (
+    _wordset(
+        """no nope nah not never wrong incorrect invalid impossible false off bogus nonsense absurd mistake mistakes
+    mistaken error errors erroneous flawed typo contradiction contradicts contradict violates violated fails
+    failed fail breaks broken inconsistent conflicts cannot doubt scratch ignore disregard forget strike cancel
+    delete undo retract retracted retracting withdraw withdrawing withdrawn discard take back messed screwed
+    goofed erred blunder slip forgot overlooked bad oops whoops jk kidding joking psych mind april wait amiss awry
+    garbage scrap redo start drawing blew way absolutely too excluded rejected fine nothing none without hardly
+    non nein nao faux fausse falsch fehler incorrecto incorrecta falso falsa errado errada incorreto incorreta
+    erreur contredit widerspricht verrechnet geirrt vertan rechenfehler stimmt contradice mal contradiz errei
+    enganei erro sbagliato sbagliata errore hata sai fout onjuist klopt pas nicht niet"""
+    )
+    | CUE_WORDS
+)
+_CUE_PARTS_RE = re.compile(
+    r"n't|\bmis[a-z]|\b(?:over|under|double)-?count|equivoc|tromp|\u2717|\u2718|\u274c|/s\b"
+)
+
+
+def _may_withdraw(sentence: str) -> bool:
+    """Whether a sentence has any word a withdrawal needs (a cheap test before the shapes are read)."""
+    if not sentence.isascii():
+        return True
+    lowered = sentence.lower()
+    return bool(_CUE_PARTS_RE.search(lowered)) or not _CUE_WORDS.isdisjoint(re.findall(r"[a-z]+", lowered))
+
+
 def withdrawal_kind(sentence: str) -> str | None:
     """How a sentence with no value withdraws the statement before it: `alone` (a bare negative interjection,
     `Nope.`), `judged` (a judgement, retraction or admission), or None."""
+    if not _may_withdraw(sentence):
+        return None
     heads = [_head(c).strip() for c in _CLAUSE_RE.findall(sentence)]
     heads = [h for h in heads if h]  # (a clause of interjections only, `Hold on,`, says nothing)
     if not heads and _CROSS_RE.search(sentence):
@@ -173,6 +212,8 @@ def withdrawal_kind(sentence: str) -> str | None:
             return None  # `Otherwise, this would be wrong.`: a condition judges another case
         if _HEAD_RE.match(head) or _OTHER_RE.search(head[:24]):
             return "judged"
+    if judges_wrong(sentence) or other_language_wrong(sentence):
+        return "judged"  # `Sanity check failed.`, `That's way too big.`: polarity.py
     # a bare `No` withdraws as the sentence's last word (`On reflection, no.`), not before what it says next
     # (`No, that's right.`, `Wait, no, it is seven.`)
     return "alone" if heads and _ALONE_RE.match(heads[-1]) else None
@@ -199,6 +240,34 @@ _PLAIN_NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\d)")
 _FIRST_SENTENCE_RE = re.compile(r"[\s$.)\]]*(.*?)(?:[.!?](?=\s|$)|[\n\u3002\uff01\uff1f]|$)", re.DOTALL)
 
 
+_REASON_RE = re.compile(r"[\s,;:]*(?:since|because|as|given|for|due\s+to|by)\b", re.IGNORECASE)
+# `\(...\)` is bounded: an unclosed `\(` repeated over a long reply must not rescan the rest at each one
+_SPAN_RE = re.compile(r"\$([^$]+)\$|\\\(([^\n]{1,400}?)\\\)")
+_ASSIGNED_RE = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
+
+
+def restated(sentence: str, answer: str | None) -> str:
+    """The sentence with each restatement of the reply's answer (`$7$`, `$x = 7$`, `7` after `\\boxed{7}`)
+    written as `polarity.ANSWER`: what it says of the answer is then read as words, not as a new value."""
+    if not answer or not answer.strip():
+        return sentence
+    key = answer.replace(" ", "")
+    number = plain_value(answer)
+
+    def same(value: str) -> bool:
+        value = _ASSIGNED_RE.sub("", value)
+        return value.replace(" ", "") == key or (number is not None and plain_value(value) == number)
+
+    sentence = _SPAN_RE.sub(
+        lambda m: f" {ANSWER} " if same(m.group(1) or m.group(2)) else m.group(), sentence
+    )
+    if number is None:
+        return sentence
+    return _PLAIN_NUMBER_RE.sub(
+        lambda m: f" {ANSWER} " if plain_value(m.group()) == number else m.group(), sentence
+    )
+
+
 def _withdrawing_opening(sentence: str) -> int | None:
     """Where the sentence's opening withdrawal ends (its first clause with words, after interjections, that
     withdraws: `Nope,` `Wait, that's wrong,` `This contradicts $n > 10$`), or None when it opens otherwise."""
@@ -217,6 +286,8 @@ def revised_after_withdrawal(after: str) -> str | None:
     if end is None:
         return None
     rest = sentence[end:]
+    if _REASON_RE.match(rest):
+        return None  # `That's impossible, since $n < 5$.`: a reason for the withdrawal, no revision
     if _ALTERNATIVE_RE.search(rest):
         return None  # `Nope, it is 8 or 9.`: no one value instead
     spans = re.findall(r"\$([^$]+)\$", rest)
@@ -235,13 +306,14 @@ _ANNOUNCED_RE = re.compile(  # a revision announced and never made (`Let me reco
 _SENTENCES_RE = re.compile(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]*")
 
 
-def withdrawal_end(text: str, pos: int) -> int | None:
-    """Where the sentence after `pos` that withdraws what was stated ends (the scan stops at the first value),
-    the reply's end when it ends on a revision it announced (`Let me reconsider.`), or None."""
+def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None:
+    """Where the sentence after `pos` that withdraws what was stated ends (the scan stops at the first value
+    other than a restatement of `answer`), the reply's end when it ends on a revision it announced (`Let me
+    reconsider.`), or None."""
     announced = False
     query: bool | None = None  # None: no question before; True: one about the statement; False: another
     for m in _SENTENCES_RE.finditer(text, pos):
-        sentence = m.group().strip()
+        sentence = restated(m.group().strip(), answer)
         if not sentence:
             continue
         if _VALUE_RE.search(sentence):
@@ -260,9 +332,9 @@ def withdrawal_end(text: str, pos: int) -> int | None:
     return len(text) if announced else None
 
 
-def withdrawn_after(text: str, pos: int) -> bool:
+def withdrawn_after(text: str, pos: int, answer: str | None = None) -> bool:
     """Whether a sentence after `pos` withdraws what was stated (see `withdrawal_end`)."""
-    return withdrawal_end(text, pos) is not None
+    return withdrawal_end(text, pos, answer) is not None
 
 
 _FORMULA_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[")
@@ -306,6 +378,7 @@ def declared_unfinished(text: str) -> bool:
 _SIMPLE_VALUE_RE = re.compile(r"^-?\d+(?:\.\d+)?$|^(-?)\\[dt]?frac\{(-?\d+)\}\{(\d+)\}$|^(-?\d+)/(\d+)$")
 
 
+@functools.lru_cache(maxsize=1024)
 def plain_value(text: str) -> Fraction | None:
     """The number a plain value states (`8`, `-0.5`, `\\frac{1}{3}`, `1/3`), or None for anything else."""
     text = text.strip().strip("$").strip()
