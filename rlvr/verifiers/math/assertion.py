@@ -120,7 +120,7 @@ _NEGATED_FRAME_RE = re.compile(
 _JUDGED_BEFORE_RE = re.compile(
     r"\b(?:wrong|incorrect|naive|erroneous|mistaken|bogus|guess|trap|distractor|pitfall|misconception|instinct"
     r"|tentative(?:ly)?|(?:first|initial)\s+(?:thought|impression|attempt|try|reaction|hunch)|gut\s+feeling"
-    r"|hunch)\b"
+    r"|hunch|(?:working\s+)?hypothes[ie]s|conjectur\w*|plausible(?:-looking)?|seemingly|tempting)\b"
     # someone else's answer: `Students often answer 7`, `Many people say 7`
     r"|\b(?:students|people|many|most|some|others|beginners|novices)\s+(?:\w+\s+)?(?:answer|say|think|guess|write"
     r"|claim|get|pick|choose)\b"
@@ -314,7 +314,10 @@ def unasserted(text: str) -> str | None:
         return "hedged"  # (read past the sentence's end: `[alt. 8]`)
     if _offered_beside(text, start, end, pre):
         return "hedged"  # `\\boxed{7} (resp. 8)`, `\\boxed{7} ± 1`, `$7$（或 $8$）`
-    clause = re.split(r"[,;:]|\b(?:so|thus|hence|therefore|but)\b", pre, flags=re.IGNORECASE)[-1]
+    pieces = re.split(r"[,;:]|\b(?:so|thus|hence|therefore|but)\b", pre, flags=re.IGNORECASE)
+    clause = pieces[-1]
+    if not clause.strip(" *_$") and len(pieces) > 1 and len(pieces[-2].split()) <= 3:
+        clause = pieces[-2]  # `Working hypothesis: \\boxed{12}`: a short label before a colon names the value
     if not sole or _VALUE_RE.search(text, end + len(post) + len(stop)):
         # `\\boxed{8} (Note that \\boxed{7} would be wrong.)`, `is it \\boxed{20}? No: 24.`: the reply states
         # other values; which one answers is for the other rules to weigh, unless the value's own clause

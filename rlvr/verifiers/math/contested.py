@@ -53,7 +53,10 @@ _NUMBER_VALUE_RE = re.compile(r"^-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")  # `1
 # `Final Answer: The final answer is $10,455$.` (no `(`: a bracket is a remark, not a commitment)
 _COMMITTING_LEAD_RE = re.compile(
     r"^[\s*#_>]*(?:(?:therefore|thus|hence|so|in\s+conclusion|finally)\s*,?\s*)?"
-    r"(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:|=)?\s*:?[\s*_$]*)+$",
+    r"(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:|=)?\s*:?[\s*_$]*)+$"
+    # `The correct value is \\boxed{11}.`: a sentence naming its value the correct one, against what came before
+    r"|^[\s*#_>]*(?:(?:therefore|thus|hence|so|in\s+conclusion|finally)\s*,?\s*)?(?:the\s+)?(?:correct|right|actual"
+    r"|true)\s+(?:final\s+)?(?:answer|value|result|count|total|number)\s*(?:is|:|=)\s*:?[\s*_$]*$",
     re.IGNORECASE,
 )
 # `$10,455. Final answer: ...`: a number may end one; `\\fbox{23}, so the answer is \\fbox{128}`: a concluding
@@ -95,18 +98,23 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
             continue
         answer = _clean_phrase_answer(after).strip()
         at = after.find(answer)
+        if at > 0 and after[at - 1] == "(" and after[at + len(answer) : at + len(answer) + 1] == ")":
+            continue  # `the answer is given by (1):` names an equation's tag, not a value
         if _NUMBER_VALUE_RE.match(answer) and at >= 0:
             found.append((m.end() + at, m.end() + at + len(answer), answer))
     return found
 
 
-_GAP_SENTENCE_RE = re.compile(r"[^.!?:;,\n]+")
+# between two values, clauses end at punctuation, brackets, an arrow pointing back (`\\boxed{12} ← mistake`),
+# CJK stops, and a capital after a lower-case word (`[RETRACTED] Redoing ...`, `← mistake Redoing ...`: a
+# remark glued to the next sentence)
+_GAP_CUT_RE = re.compile(r"[.!?:;,\n()\[\]\u3002\uff01\uff1f\u2190]|(?<=[a-z])\s+(?=[A-Z][a-z])")
 
 
 def _withdrawal_between(text: str, end: int, next_start: int) -> bool:
     """Whether a clause with no value between two values withdraws the earlier one (`Just kidding`, `Nope`)."""
     gap = text[end:next_start]
-    return len(gap) < 400 and any(withdraws(m.group()) for m in _GAP_SENTENCE_RE.finditer(gap))
+    return len(gap) < 400 and any(withdraws(part) for part in _GAP_CUT_RE.split(gap) if part.strip())
 
 
 def contested(text: str) -> bool:

@@ -219,6 +219,11 @@ _ASIDE_RE = re.compile(r"(?<=[.!?])\s*\(\s*[A-Z][^()]*\)\s*$")  # a last sentenc
 
 
 _THINK_END_RE = re.compile(r"</think>", re.IGNORECASE)
+# gpt-oss (harmony format): the analysis channel is the thinking, its `<|end|>` no turn of another speaker; the
+# message of the final channel answers (`<|start|>assistant<|channel|>final<|message|>...<|return|>`)
+_HARMONY_FINAL_RE = re.compile(
+    r"<\|channel\|>\s*final\s*(?:<\|constrain\|>[^<]{0,40})?<\|message\|>", re.IGNORECASE
+)
 
 
 _ANSWER_TAG_RE = re.compile(r"<(answer|solution)>(.*?)</\1>", re.IGNORECASE | re.S)
@@ -283,6 +288,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
         return None
     opening = _OPENING_TURN_RE.match(text)  # `<|im_start|>assistant` before the reply opens it, ends nothing
     text = text[opening.end() :] if opening else text
+    finals = list(_HARMONY_FINAL_RE.finditer(text))
+    text = text[finals[-1].end() :] if finals else text
     text = struck_out(minus_signs(text))  # before turns end: `<s>7</s>` is struck out, `</s>` ends none
     turn = _NEXT_TURN_RE.search(text)
     if turn is not None:

@@ -174,7 +174,10 @@ def _clean_phrase_answer(rest: str) -> str:
     elif (bold := _bold_in_words(first)) is not None:  # `Respuesta: hay **12** monedas de 5 céntimos.`
         first = bold
     rest = first.strip().strip("*").strip()
-    rest = _CELL_END_RE.split(rest, maxsplit=1)[0] if _CELL_END_RE.search(rest) and "$" not in rest else rest
+    cell = _CELL_END_RE.search(rest) if "$" not in rest else None
+    # (a `}` closes a record only when it has no `{` of its own: `\\frac{1}{2}` ends in its own brace)
+    if cell and not (cell.group().strip() == "}" and rest.count("{") >= rest.count("}")):
+        rest = rest[: cell.start()]
     span = _MATH_SPAN_RE.search(rest)
     based = (
         _numeral_in_named_base(rest, span.end(), next(g for g in span.groups() if g is not None))

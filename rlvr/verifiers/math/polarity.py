@@ -35,7 +35,9 @@ _NEGATIVE = _wordset(
     inconsistent inconsistency excluded rejected nope scrap scrapped retract retracted retracting disregard
     discard ignore redo bug buggy botched garbage nah oops whoops invalidated disproved refuted untrue
     unacceptable inadmissible infeasible nonsensical withdraw withdrawing withdrawn awry amiss overcounts
-    undercounts overcounted undercounted overcount undercount double-counts double-counted double-count \u2717 \u2718 \u274c"""
+    undercounts overcounted undercounted overcount undercount double-counts double-counted double-count void voided
+    erratum errata trap cancelled canceled revoke revoked rescind rescinded annulled nullified misstep goof
+    goofed \u2717 \u2718 \u274c"""
 )
 # (`checks out`, `adds up`, `makes sense`, `that's it` are rewritten to `fine` first: `out`, `up` alone say nothing)
 _POSITIVE = _wordset(
@@ -75,7 +77,8 @@ _CLOSED = (
         got let let's please need needs should can will shall back over done seriously kind sort bit little whole
         here's that's there's what's wasn't isn't aren't weren't doesn't don't didn't can't couldn't won't
         wouldn't shouldn't hasn't haven't hadn't something's everything's nothing's possibly edit update note ps
-        correction retraction i'm we're i've we've i'd you're eh whoa haha lol silly consider one's went"""
+        correction retraction i'm we're i've we've i'd you're eh whoa haha lol silly consider one's went against
+        first second third both exactly below"""
     )
     # what was computed and what it is checked against, and the checking itself
     | _wordset(
@@ -188,6 +191,9 @@ _OTHER_STEMS = (
     r"|\u9519|\u4e0d\u5bf9|\u4e0d\u53ef\u80fd|\u77db\u76fe|\u6709\u8bef|\u4e0d\u6b63\u786e"  # 错 不对 不可能 矛盾 有误 不正确
     r"|\u9593\u9055|\u9055\u3046|\u8aa4\u308a|\u304a\u304b\u3057\u3044|\u30df\u30b9"  # 間違 違う 誤り おかしい ミス
     r"|\ud2c0\ub838|\ud2c0\ub9b0|\uc798\ubabb|\ubaa8\uc21c|\uc624\ub958"  # 틀렸 틀린 잘못 모순 오류
+    # withdrawals: 撤回 撤销 作废 取消 取り消 無効 / отстав(ить) отмен(яю) / rétract / pomyłk / widerruf / annul
+    r"|\u64a4\u56de|\u64a4\u9500|\u4f5c\u5e9f|\u53d6\u6d88|\u53d6\u308a\u6d88|\u7121\u52b9"
+    r"|\u043e\u0442\u0441\u0442\u0430\u0432|\u043e\u0442\u043c\u0435\u043d|r\u00e9tract|pomy\u0142k|widerruf|\bannul"
 )
 _OTHER_STEM_RE = re.compile(_OTHER_STEMS, re.IGNORECASE)  # a cheap first test: most sentences have none
 _OTHER_ERROR_RE = re.compile(
