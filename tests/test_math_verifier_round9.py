@@ -114,3 +114,24 @@ def test_an_equation_tag_in_an_answer_phrase_is_no_value(verifier: MathVerifier)
     assert verifier.verify(reply, "1").reason == "wrong"
     # a value in prose that is not a tag still contests the box
     assert verifier.verify("The answer is 5.\n$$\\boxed{8}$$", "8").reason == "no_answer"
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold", "reason"),
+    [
+        # a value supposed where it stands, then a turn to what holds: the later value answers
+        (r"Were the die fair, the answer would be $\boxed{12}$. But the die is loaded as stated, which gives $\boxed{18}$.", "18", "correct"),
+        (r"Were the die fair, the answer would be $\boxed{12}$. But the die is loaded as stated, which gives $\boxed{18}$.", "12", "wrong"),
+        (r"If $n$ is even the answer would be $\boxed{8}$, but $n$ is odd, so it is $\boxed{7}$.", "7", "correct"),
+        # without a turn the two are parallel cases or two questions: no answer
+        (r"If $n$ is even the answer would be $\boxed{8}$, and for odd $n$ it is $\boxed{7}$.", "7", "no_answer"),
+        (r"Suppose the answer is $\boxed{7}$. Then the sum is $\boxed{9}$.", "9", "no_answer"),
+        (r"Is it $\boxed{12}$? Or is it $\boxed{18}$?", "18", "no_answer"),
+        # a stated value before the turn still contests the later one
+        (r"The answer is $\boxed{12}$. But the problem asks for pairs, which gives $\boxed{18}$.", "18", "no_answer"),
+    ],
+)  # fmt: skip
+def test_a_supposed_value_before_a_turn_does_not_contest(
+    verifier: MathVerifier, reply: str, gold: str, reason: str
+) -> None:
+    assert verifier.verify(reply, gold).reason == reason

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.assertion import negated_frame
+from rlvr.verifiers.math.assertion import negated_frame, unasserted
 from rlvr.verifiers.math.boxes import box_groups
 from rlvr.verifiers.math.commitment import rejected_after, same_value
 from rlvr.verifiers.math.phrases import _NEGATED_RE, _PHRASE_RE, _clean_phrase_answer
@@ -117,6 +117,23 @@ def _withdrawal_between(text: str, end: int, next_start: int) -> bool:
     return len(gap) < 400 and any(withdraws(part) for part in _GAP_CUT_RE.split(gap) if part.strip())
 
 
+_UNCOMMITTED = frozenset({"supposed", "asked", "denied", "rejected"})
+_STANDING_CHECKS = 8  # (each reads the text before it: a bounded number keeps a reply of many boxes linear)
+
+
+# a turn from what was supposed to what holds (`But the die is loaded as stated`): without one, a supposed value
+# and a stated one are parallel cases (`If n is even the answer would be 8, and for odd n it is 7`)
+_TURN_RE = re.compile(
+    r"\b(?:but|however|actually|in\s+fact|instead|in\s+reality|as\s+stated)\b", re.IGNORECASE
+)
+
+
+def _uncommitted(text: str, end: int, next_start: int) -> bool:
+    """Whether the value ending at `end` is not asserted where it stands (a supposition `Were the die fair, the
+    answer would be \\boxed{12}.`, a question, a denial, a rejection) and a turn leads to the next value."""
+    return bool(_TURN_RE.search(text, end, next_start)) and unasserted(text[:next_start]) in _UNCOMMITTED
+
+
 def contested(text: str) -> bool:
     """Whether the answering part `text` commits to two different values with no explicit revision between
     the earlier and the later one (see the module docstring): then it has no answer."""
@@ -128,6 +145,7 @@ def contested(text: str) -> bool:
         return False
     last_start, last_end, last = values[-1]
     final = _committed(text, last_start, last_end)
+    checks = _STANDING_CHECKS
     for (start, end, value), (next_start, _, _) in zip(reversed(values[:-1]), reversed(values[1:])):
         if _EXPLICIT_REVISION_RE.search(text, end, next_start):
             return False  # `\\boxed{8}. Wait, actually \\boxed{7}`: what came before is withdrawn
@@ -137,6 +155,9 @@ def contested(text: str) -> bool:
             return False  # `\\boxed{8} \\Rightarrow \\boxed{7}`: the earlier led to the later
         if _same(value, last):
             continue
+        checks -= 1
+        if checks >= 0 and _uncommitted(text, end, next_start):
+            continue  # `Were the die fair, the answer would be \\boxed{12}. But ... \\boxed{18}.`: 12 was never stated
         if not final or _committed(text, start, end):
             return True  # two values, neither ordered after the other by a revision or a sole commitment
     return False
