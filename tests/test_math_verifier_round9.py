@@ -135,3 +135,28 @@ def test_a_supposed_value_before_a_turn_does_not_contest(
     verifier: MathVerifier, reply: str, gold: str, reason: str
 ) -> None:
     assert verifier.verify(reply, gold).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold", "reason"),
+    [
+        # `\smash` shows its content; `\cancelto{12}{18}` states 12 (18 struck with an arrow to it)
+        (r"The answer is $\boxed{\smash{18}}$.", "18", "correct"),
+        (r"The answer is $\boxed{\smash[b]{18}}$.", "1", "wrong"),
+        (r"The total is $\boxed{\cancelto{12}{18}}$, since the corners were counted twice.", "12", "correct"),
+        (r"The total is $\boxed{\cancelto{12}{18}}$, since the corners were counted twice.", "18", "wrong"),
+    ],
+)
+def test_layout_and_strike_commands(verifier: MathVerifier, reply: str, gold: str, reason: str) -> None:
+    assert verifier.verify(reply, gold).reason == reason
+
+
+DIFF = "Here is the correction as a diff:\n\n```diff\n--- a/answer.md\n+++ b/answer.md\n@@ -1 +1 @@\n- Therefore the answer is $\\boxed{12}$.\n+ Therefore the answer is $\\boxed{18}$.\n```"
+
+
+def test_a_diff_states_what_it_adds_not_what_it_removes(verifier: MathVerifier) -> None:
+    assert verifier.verify(DIFF, "18").reason == "correct"
+    assert verifier.verify(DIFF, "12").reason == "wrong"
+    # a program block still states nothing
+    program = "```python\nanswer = 18\n```"
+    assert verifier.verify(program, "18").reason == "no_answer"

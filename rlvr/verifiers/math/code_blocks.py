@@ -1,7 +1,7 @@
 """Code in a reply, as markdown writes it. A program (a fenced block tagged with a language: ```python) states
 no answer: `answer = 17` there is a variable of a program whose output nobody saw, so it is read as nothing.
 A block of output, plain text or data (```output, ```json, ``` with no tag) and inline code (`17`) show a value: they are
-read as their content.
+read as their content. A diff (```diff) is read as what it leaves: its added and context lines, not its removed ones.
 """
 
 from __future__ import annotations
@@ -16,8 +16,24 @@ _SHOWN = {"", "output", "text", "txt", "plaintext", "plain", "latex", "tex", "ma
 }  # fmt: skip
 
 
+def _diff(body: str) -> str:
+    """A unified diff as the text it leaves: added and context lines, without removed lines and headers."""
+    kept = []
+    for line in body.splitlines():
+        if line.startswith(("---", "+++", "@@", "-")):
+            continue  # (a removed line is struck out: `- Therefore the answer is 12.`)
+        kept.append(line[1:] if line[:1] in ("+", " ") else line)
+    return "\n".join(kept)
+
+
 def _fence(m: re.Match[str]) -> str:
-    return "\n" + m.group(2).strip() + "\n" if m.group(1).lower() in _SHOWN else "\n"
+    tag = m.group(1).lower()
+    if tag in (
+        "diff",
+        "patch",
+    ):  # a correction written as a diff: what it adds is stated, what it removes not
+        return "\n" + _diff(m.group(2)).strip() + "\n"
+    return "\n" + m.group(2).strip() + "\n" if tag in _SHOWN else "\n"
 
 
 def read_code(text: str) -> str:

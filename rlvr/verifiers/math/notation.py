@@ -4,8 +4,8 @@ Each rewrite keeps what a reader sees and the value it denotes:
 
 - decorations: `\\color{red}{7}`, `{\\color{red}7}`, `\\textcolor{red}{7}`, `\\colorbox{yellow}{7}` show 7;
   `\\phantom{0}`, `\\hphantom{..}`, `\\vphantom{..}` take space but show nothing, so their content is dropped;
-  `\\underline{7}`, `\\overbrace{7}`, `\\num{7}`, `\\operatorname{7}`, `\\bf 7`, `\\large 7` show 7; struck-out content
-  (`\\cancel{8} 7`) and a tag (`\\tag{8} 7`) are not stated, so they are dropped;
+  `\\underline{7}`, `\\overbrace{7}`, `\\num{7}`, `\\smash{7}`, `\\operatorname{7}`, `\\bf 7`, `\\large 7` show 7; struck-out
+  content (`\\cancel{8} 7`) and a tag (`\\tag{8} 7`) are not stated, so they are dropped; `\\cancelto{7}{8}` states 7;
   an empty exponent or subscript (`7^{}`) is nothing;
 - `x \\not\\le 0` and `x \\nleq 0` are `x > 0` (a negated order on the reals; `\\lneq` is `<`), `x := 2` is
   `x = 2`, `\\sqrt[]{9}` is `\\sqrt{9}`, `3{:}2` is `3:2`;
@@ -30,7 +30,11 @@ _PHANTOM_RE = re.compile(r"\\[hv]?phantom\s*(?=\{)")
 # struck-out content (`\\cancel{8} 7`) and an equation's tag (`\\tag{8}`) are not what the answer states
 _STRUCK_RE = re.compile(r"\\(?:[bx]?cancel|sout|tag\*?)\s*(?=\{)")
 # marks that show their argument as it is (`\\underline{7}`, `\\overbrace{7}`, `\\num{7}` of siunitx)
-_SHOWN_RE = re.compile(r"\\(?:underline|overbrace|ensuremath|num|boxed|fbox|framebox)\s*(?=\{)")
+_SHOWN_RE = re.compile(
+    r"\\(?:underline|overbrace|ensuremath|num|boxed|fbox|framebox|smash(?:\s*\[[tb]\])?)\s*(?=\{)"
+)
+# `\\cancelto{12}{18}`: 18 struck with an arrow to 12, the value it states
+_CANCELTO_RE = re.compile(r"\\cancelto\s*(?=\{)")
 _BMOD_RE = re.compile(r"^\s*(\d+)\s*\\bmod\s*\{?\s*([1-9]\d*)\s*\}?\s*$")
 _PMOD_RE = re.compile(r"^\s*(-?\d+)\s*\\pmod\s*\{\s*[1-9]\d*\s*\}\s*$")
 # `7^{\\text{th}}`, `7\\text{th}`, `\\text{7th}`: an ordinal suffix on a number names the number
@@ -103,8 +107,10 @@ _NUMERAL_RE = re.compile(
 )
 
 
-def _drop_command(s: str, pattern: re.Pattern[str], args: int, keep_last: bool) -> str:
-    """Remove every `\\cmd{a}..{z}` (`args` groups) matched by `pattern`, keeping the last group if asked."""
+def _drop_command(
+    s: str, pattern: re.Pattern[str], args: int, keep_last: bool, keep_first: bool = False
+) -> str:
+    """Remove every `\\cmd{a}..{z}` (`args` groups) matched by `pattern`, keeping the last (or first) group if asked."""
     out, pos = [], 0
     while (m := pattern.search(s, pos)) is not None:
         end, groups = m.end(), []
@@ -122,7 +128,8 @@ def _drop_command(s: str, pattern: re.Pattern[str], args: int, keep_last: bool) 
             out.append(s[pos : m.end()])
             pos = m.end()
             continue
-        out.append(s[pos : m.start()] + ("{" + groups[-1] + "}" if keep_last else ""))
+        kept = groups[0] if keep_first else groups[-1] if keep_last else None
+        out.append(s[pos : m.start()] + ("" if kept is None else "{" + kept + "}"))
         pos = end
     return "".join(out) + s[pos:]
 
@@ -193,6 +200,8 @@ def rewrite_notation(s: str) -> str:
     if "phantom" in s:
         s = _drop_command(s, _PHANTOM_RE, 1, keep_last=False)
     if "\\" in s:
+        if "cancelto" in s:
+            s = _drop_command(s, _CANCELTO_RE, 2, keep_last=False, keep_first=True)
         s = _drop_command(_drop_command(s, _STRUCK_RE, 1, keep_last=False), _SHOWN_RE, 1, keep_last=True)
         s = _DIGITS_NAME_RE.sub(r"\1", _SWITCH_RE.sub("", s))
         s = _NOT_ORDER_RE.sub(lambda m: _NOT_ORDER[m.group(1)], s)
