@@ -7,7 +7,10 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from rlvr.verifiers.math.numerals import cjk_number, foreign_number
 from rlvr.verifiers.math.vocab import NUMBER_WORDS, ORDINALS
+
+__all__ = ["cjk_number", "foreign_number", "number_from_words"]  # numerals of other languages: `numerals.py`
 
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
 # a quantity named with an article (`a dozen` is 12, `a quarter` 1/4): only after `a`/`an`, since alone these
@@ -119,54 +122,3 @@ def _cardinal(words: list[str]) -> int | None:
     if last is None:
         return None
     return total + group
-
-
-_CJK_DIGITS = dict(zip("零〇一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9)))
-_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
-_CJK_SECTIONS = {"万": 10**4, "亿": 10**8}
-_CJK_RE = re.compile("[" + "".join(_CJK_DIGITS) + "".join(_CJK_UNITS) + "".join(_CJK_SECTIONS) + "]+")
-
-
-def cjk_number(text: str) -> str | None:
-    """The integer a Chinese numeral names (`四十二` is 42, `十二` 12, `一百零五` 105, `三万五千` 35000), or None."""
-    text = text.strip()
-    if not _CJK_RE.fullmatch(text):
-        return None
-    total, section, digit, unit = 0, 0, None, 10**4  # `unit`: the last unit, as units fall within a section
-    for ch in text:
-        if ch in _CJK_DIGITS:
-            if digit is not None and digit != 0:
-                return None  # `四二`: two digits in a row are no numeral
-            digit = _CJK_DIGITS[ch]
-        elif ch in _CJK_UNITS:
-            if digit == 0 or _CJK_UNITS[ch] >= unit:
-                return None  # `二十二十`: a unit after one as large is no numeral
-            section += (1 if digit is None else digit) * _CJK_UNITS[ch]  # `十二`: a bare ten is one ten
-            digit, unit = None, _CJK_UNITS[ch]
-        else:
-            section += digit or 0
-            if section == 0:
-                return None
-            total, section, digit, unit = total + section * _CJK_SECTIONS[ch], 0, None, 10**4
-    return str(total + section + (digit or 0))
-
-
-# the small numbers in German, French, Spanish, Italian and Portuguese, as a whole answer (`sieben`, `sept`);
-# words that are English words of their own are left out: `null`, `due`, `once` (11), `um` (1)
-_FOREIGN_SMALL = {
-    word: n
-    for words in (
-        "eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
-        "zéro un deux trois quatre cinq six sept huit neuf dix onze douze",
-        "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce",
-        "zero uno _ tre quattro cinque sei sette otto nove dieci undici dodici",
-        "zero um dois três quatro cinco seis sete oito nove dez onze doze",
-    )
-    for n, word in enumerate(words.split(), start=0 if not words.startswith("eins") else 1)
-    if word not in ("_", "once", "um")
-}
-
-
-def foreign_number(text: str) -> str | None:
-    """The number a small-number word of another language names (`sieben`, `sept`, `siete`: 7), or None."""
-    return None if (n := _FOREIGN_SMALL.get(text.strip().rstrip(".").lower())) is None else str(n)

@@ -25,7 +25,8 @@ from rlvr.verifiers.math.inequalities import (
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.matrix_ops import matrix_expression, matrix_function, unit_vector_form
 from rlvr.verifiers.math.normalize import canonical_text
-from rlvr.verifiers.math.number_words import cjk_number, foreign_number, number_from_words
+from rlvr.verifiers.math.number_words import number_from_words
+from rlvr.verifiers.math.numerals import locale_number
 from rlvr.verifiers.math.set_ops import (
     intersection,
     interval_without,
@@ -230,7 +231,7 @@ def parse_answer(s: str) -> Answer:
     s = s.strip()
     if not s:
         raise AnswerParseError("empty answer")
-    if (numeral := cjk_number(s) or foreign_number(s)) is not None:  # `四十二`, `sieben`, `três`
+    if (numeral := locale_number(s)) is not None:  # `四十二`, `sieben`, `3万円`, `1,00,000` (`numerals.py`)
         return scalar(numeral)
     if is_text(s):
         key = canonical_text(s)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.numerals import script_digits
+
 _ROOTS = {"√": "", "∛": "[3]", "∜": "[4]"}
 
 # the radicand right after a radical: a number (`15`, `2.5`), a name with its digits (`x`, `x₁`) or a brace
@@ -153,6 +155,7 @@ def rewrite_unicode_math(s: str) -> str:
     """`s` with unicode radicals, vulgar fractions, superscripts and subscripts written in LaTeX."""
     if s.isascii():
         return s
+    s = script_digits(s)  # `๖๐`, `١٢`: digits of other scripts are digits
     if s.strip() and all(c in _SUPER or c in _SUB for c in s.strip()):
         # `⁷` or `₇` alone: a number written small, with no base to raise or index
         return "".join(_SUPER.get(c, _SUB.get(c, c)) for c in s.strip())

@@ -1,0 +1,156 @@
+"""Numerals as other languages and locales write them (`rlvr/verifiers/math/numerals.py`): digits of other scripts,
+CJK numerals read by position (with ASCII digits before 万/千/만 too), CJK fractions, Indian lakh groups,
+apostrophe groups, a decimal comma before a label, number words of other languages, and the label after any of
+them. Each rule with wrong counterparts: another numeral, a malformed grouping, an ambiguous reading, a label that
+changes the value. The right cases are the tails of real replies a held-out red-team round graded wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.numerals import cjk_number, locale_number, script_digits
+
+
+def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
+    verdict = verifier.verify(pred, gold)
+    assert verdict.reason == reason, dict(verdict.details)
+    assert verdict.passed is (reason == "correct")
+    return dict(verdict.details)
+
+
+_RUSSIAN = "Расстояние 15 км, скорость 6 км/ч, значит $t = 15 : 6 = 2{,}5$ ч.\n\nОтвет: 2,5 ч."
+
+
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        # digits of other scripts are digits
+        ("ดังนั้น คำตอบคือ ๖๐ วิธี", "60", "correct"),
+        ("ดังนั้น คำตอบคือ ๖๐ วิธี", "61", "wrong"),
+        ("ดังนั้น คำตอบคือ ๖๑ วิธี", "60", "wrong"),
+        ("Answer: ٣٫٥", "3.5", "correct"),  # Arabic-Indic digits and the Arabic decimal separator
+        ("Answer: ٣٫٥", "35", "wrong"),
+        ("Answer: १२", "12", "correct"),  # Devanagari
+        ("Answer: १२", "21", "wrong"),
+        (r"\boxed{１２}", "12", "correct"),  # full-width
+        # CJK numerals, read by position, with a classifier and a noun after them
+        ("答：二十四个正因数。", "24", "correct"),
+        ("答：二十五个正因数。", "24", "wrong"),
+        ("答：一百零五", "105", "correct"),
+        ("答：一百五", "105", "wrong"),  # 150 as people say it, 105 as written: neither is read
+        ("答：一百五", "150", "wrong"),
+        ("答：二十四个三角形", "24", "wrong"),  # another numeral in the label: no label
+        # ASCII digits before the characters of position (Chinese, Japanese, Korean)
+        ("答え：1万2千円", "12000", "correct"),
+        ("答え：1万2千円", "1200", "wrong"),
+        ("答え：1万2千円", "12002", "wrong"),
+        ("答え：1万2円", "10002", "wrong"),  # 12000 as people say it
+        ("答え：12千円", "12000", "wrong"),  # one digit before a unit
+        ("답: 3만 원", "30000", "correct"),
+        ("답: 3만 원", "3", "wrong"),
+        ("답: 1억 2천만 원", "120000000", "correct"),
+        ("답: 1억 2천만 원", "100002000", "wrong"),
+        (r"\boxed{3.5万}", "35000", "correct"),
+        (r"\boxed{3.5万}", "3.5", "wrong"),
+        # CJK fractions: the denominator first
+        ("答え：3分の2", r"\frac{2}{3}", "correct"),
+        ("答え：3分の2", r"\frac{3}{2}", "wrong"),
+        ("答：四分之三", r"\frac{3}{4}", "correct"),
+        ("答：四分之三", r"\frac{4}{3}", "wrong"),
+        ("答：负四分之三", r"-\frac{3}{4}", "correct"),
+        ("答：负四分之三", r"\frac{3}{4}", "wrong"),
+        ("답: 3분의 2", r"\frac{2}{3}", "correct"),
+        ("답: 3분의 2", "6", "wrong"),
+        # Indian lakh groups: only the exact pattern (three digits last, pairs before)
+        ("**Answer: ₹1,00,000**", "100000", "correct"),
+        ("**Answer: ₹1,00,000**", "100", "wrong"),
+        ("**Answer: 12,34,567**", "1234567", "correct"),
+        ("**Answer: 1,000,00**", "100000", "wrong"),  # malformed groups
+        ("**Answer: 10,00,00**", "100000", "wrong"),
+        # apostrophe groups of three
+        ("**Antwort:** 1'250'000 Franken", "1250000", "correct"),
+        ("**Antwort:** 1'250'000 Franken", "1250", "wrong"),
+        ("**Antwort:** 3'250'00", "325000", "wrong"),  # malformed groups
+        ("**Antwort:** 3'25'000", "325000", "wrong"),
+        # a decimal comma before a label
+        (_RUSSIAN, "2.5", "correct"),
+        (_RUSSIAN, "25", "wrong"),
+        ("Ответ: 2,500 руб.", "2.5", "wrong"),  # before three digits a comma may group thousands
+        # number words of other languages, with a unit after them
+        ("Antwort: zwölf Zentimeter", "12", "correct"),
+        ("Antwort: zwölf Zentimeter", "11", "wrong"),
+        ("Antwort: zwölf Tausend", "12", "wrong"),  # a scale word is no label
+        ("Ответ: пять км", "5", "correct"),
+        ("Ответ: пять км", "6", "wrong"),
+        # labels that change the value
+        ("答：3倍", "3", "wrong"),  # three times
+        ("답: 30여 명", "30", "wrong"),  # more than thirty
+        ("答：约24个", "24", "wrong"),  # about 24
+        ("答：二十四个以上", "24", "wrong"),  # 24 or more
+        ("答：5 x", "5", "wrong"),  # a variable, not a label
+        ("答え：1万2千円くらい", "12000", "wrong"),  # about
+    ],
+)
+def test_numerals_of_other_locales(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("二十四", "24"),
+        ("十二", "12"),
+        ("一千零五十", "1050"),
+        ("三万五千", "35000"),
+        ("零", "0"),
+        ("一百五", None),  # colloquially 150
+        ("三万五", None),  # colloquially 35000
+        ("二〇二四", None),  # digit by digit, no positions
+        ("千千万万", None),  # countless: units out of order
+        ("万一", None),  # `in case`: a section with nothing before it
+        ("3만", None),  # Hangul positions only after ASCII digits, read by `locale_number`
+    ],
+)
+def test_cjk_number(text: str, value: str | None) -> None:
+    assert cjk_number(text) == value
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("1万2千円", "12000"),
+        ("3 万元", "30000"),
+        ("3万5000", "35000"),
+        ("1억 2천만 원", "120000000"),
+        ("3.5亿", "350000000"),
+        ("二又四分之三", r"(2+\frac{3}{4})"),
+        ("百分之三十", r"\frac{30}{100}"),
+        ("1,00,000", "100000"),
+        ("1'250.5", "1250.5"),
+        ("2,5 ч.", "2.5"),
+        ("2,5", None),  # may list two numbers: the comparison decides
+        ("2,500 руб.", None),  # 2.5 or 2500
+        ("5 а", None),  # a single letter of a spaced script may name a variable
+        ("천만 원", None),  # Hangul positions only after ASCII digits
+        ("60 วิธี", "60"),
+        ("60 apples", None),  # a plain number with an English label: the English rules read it
+        ("zwölf Zentimeter", "12"),
+        ("1万2", None),
+        ("12千", None),
+        ("3万5亿", None),  # sections largest first
+        ("1'250'00", None),
+        ("1,000,00", None),
+        ("3倍", None),
+        ("30 мин или 2 ч", None),  # more than a label
+        ("3 тысячи", None),
+        ("3 π", None),
+    ],
+)
+def test_locale_number(text: str, value: str | None) -> None:
+    assert locale_number(text) == value
+
+
+def test_script_digits() -> None:
+    assert script_digits("๖๐ วิธี, ١٢, ٣٫٥, १२, １２") == "60 วิธี, 12, 3.5, 12, 12"
+    assert script_digits("x² ⑦") == "x² ⑦"  # superscripts and circled numbers are not decimal digits here
