@@ -113,7 +113,16 @@ _NEGATED_FRAME_RE = re.compile(
     r"|(?:\b(?:cannot|never|not)|n't)\s+(?:\w+\s+)?(?:have|get|write|put|give)\s*[\s$(]*\Z"
     r"|\b(?:nobody|no\s+one|none\s+of\s+us)\b[^,;:]*?\b(?:answer|say|claim|think|conclude|write|give)"
     r"|\b(?:false|untrue|unlikely|doubtful|wrong|incorrect|a\s+mistake|an\s+error)\s+(?:to\s+(?:say|claim|think|answer)"
-    r"\s+)?that\b|\bi\s+doubt\b|\bno\s+way\b|\bavoid\s+(?:answering|saying|writing)\b",
+    r"\s+)?that\b|\bi\s+doubt\b|\bno\s+way\b|\bavoid\s+(?:answering|saying|writing)\b"
+    # `It is impossible for the sum to be`, `not possible for x to equal`: an impossibility over the clause
+    r"|\b(?:impossible|not\s+possible)\s+(?:for\s+[^.;:]{1,60}?\s+)?(?:to\s+(?:be|equal|get|have|reach)|that)\b"
+    # a negated copula right before the value: `The sum cannot be`, `is not`, `n'est pas`, `ist nicht`, `不是`
+    r"|(?:\b(?:cannot|can\s+not|could\s+not|must\s+not|may\s+not|will\s+not|would\s+not|never)|n't)\s+"
+    r"(?:\w+\s+)?(?:be|equal|exceed)(?:\s+equal\s+to)?[\s$(]*\Z"
+    # (English `is not \\boxed{7}` is a qualified box: `vocab.QUALIFIERS_BEFORE_BOX`)
+    r"|n['\u2019](?:est|\u00e9tait)\s+pas(?:\s+\u00e9gale?\s+\u00e0)?[\s$(]*\Z|\b(?:ist|sind|war)\s+nicht(?:\s+gleich)?[\s$(]*\Z"
+    r"|\bno\s+(?:es|son|era)(?:\s+igual\s+a)?[\s$(]*\Z|\bn\u00e3o\s+(?:\u00e9|s\u00e3o|era)[\s$(]*\Z|\bnon\s+\u00e8[\s$(]*\Z"
+    r"|\b\u043d\u0435\s+(?:\u0440\u0430\u0432\w*\s*)?[\s$(]*\Z|\u4e0d(?:\u662f|\u7b49\u4e8e)[\s$(]*\Z",  # не (равно) 不是 不等于
     re.IGNORECASE,
 )
 # a judgement of the value in its own clause: before it (`The wrong answer 7`) ...
@@ -155,7 +164,16 @@ _HEDGED_BEFORE_RE = re.compile(
 _HEDGED_AFTER_RE = re.compile(
     # (a bare `or` may restate the value, `\\boxed{\\frac12}, or 0.5`: `alternatives_after` compares its values)
     r"^[\s$}]*(?:[(\[;,]|\s-\s)\s*(?:or\s+)?(?:alt(?:ernatively|ernative)?|possibly|perhaps|maybe|probably)(?!\w)"
-    r"|^[\s$}]*[(\[][^()\[\]]{0,40}?[\d$][^()\[\]]{0,40}?\b(?:if|when|unless|otherwise)\b",
+    r"|^[\s$}]*[(\[][^()\[\]]{0,40}?[\d$][^()\[\]]{0,40}?\b(?:if|when|unless|otherwise)\b"
+    # a reading it depends on: `6/8 (depending on whether rotations are identified)`
+    r"|^[\s$}]*[(\[,;\u2014\u2013-]?\s*(?:depending\s+on|according\s+to\s+whether|based\s+on\s+whether)\b",
+    re.IGNORECASE,
+)
+# another value kept in reserve after it: `\\boxed{16}, but I'm only 50% sure; $18$ is my backup`
+_BACKUP_AFTER_RE = re.compile(
+    r"^[^\n]{0,200}?[\d$][^\n]{0,40}?\bis\s+(?:a|my|the)\s+(?:backup|fallback|second\s+(?:choice|guess)"
+    r"|plan\s+b|runner[-\s]up)\b|^[^\n]{0,200}?\b(?:backup|fallback|second\s+(?:choice|guess)|plan\s+b)"
+    r"(?:\s+answer)?\s*(?:is|:|would\s+be)\s*\$?\s*-?\d",
     re.IGNORECASE,
 )
 # an approximation around it: `close to 7`, `on the order of 7`, `7 asymptotically`
@@ -312,6 +330,8 @@ def unasserted(text: str) -> str | None:
         _HEDGED_AFTER_RE.match(text[end : end + _REACH]) or _other_word(text[start:end], text[end:])
     ):
         return "hedged"  # (read past the sentence's end: `[alt. 8]`)
+    if _BACKUP_AFTER_RE.match(text[end : end + _REACH]):
+        return "hedged"  # (a value in reserve is offered too, whatever the sentence says of the first)
     if _offered_beside(text, start, end, pre):
         return "hedged"  # `\\boxed{7} (resp. 8)`, `\\boxed{7} ± 1`, `$7$（或 $8$）`
     pieces = re.split(r"[,;:]|\b(?:so|thus|hence|therefore|but)\b", pre, flags=re.IGNORECASE)

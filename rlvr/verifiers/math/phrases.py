@@ -134,6 +134,7 @@ _EQUIVALENT_RE = re.compile(
 )
 
 
+_BRACKETED_EQUAL_RE = re.compile(r"^([^()=]{1,80}?)\s*\(\s*=\s*([^()=]{1,80}?)\s*\)\.?$")
 _SEMICOLON_LIST_RE = re.compile(r"-?\d+(?:\.\d+)?(?:[ \t]*;[ \t]*-?\d+(?:\.\d+)?)+")
 
 
@@ -206,6 +207,8 @@ def _clean_phrase_answer(rest: str) -> str:
     # `5 (i.e. $C_3 = \frac{1}{4}\binom{6}{3}$)`: a formula in brackets that says where the number comes from
     # restates it; a bare other value there (`5 (i.e. 6)`) is left in, so the answer reads as two values
     rest = _EQUIVALENT_RE.sub(r"\1", rest)
+    # `½ (= 0.5)`: a bracketed `=` continues the value as a chain, whose links are then checked (`1/2 (= 0.6)` is false)
+    rest = _BRACKETED_EQUAL_RE.sub(r"\1 = \2", rest)
     rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
     if _SEMICOLON_LIST_RE.fullmatch(rest):  # `Ответ: 5; 7`: a plain list of numbers, all of them the answer
         return re.sub(r"\s*;\s*", ", ", rest)

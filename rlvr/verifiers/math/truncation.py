@@ -80,14 +80,24 @@ _WITHDRAWING_RE = re.compile(
 )
 
 
+# a later part opening (`**Part (b).**`, `(b)`, `Now for the second part`): what follows answers another part
+_NEXT_PART_RE = re.compile(
+    r"^[ \t>#*_]*(?:part[ \t]*\(?(?:[b-h]|ii|iii|iv|[2-9])\b|\((?:[b-h]|ii|iii|iv)\)|[b-h]\)(?=\s))"
+    r"|\b(?:now\s+)?for\s+the\s+(?:second|next|third|last)\s+part\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def revising_when_cut(text: str) -> bool:
     """Whether a reply was cut off (see `cut_off`) in a last paragraph that withdraws what came before it
     (`\\boxed{12}. Wait, I misread the problem: it asks for odd divisors, so`): whatever it committed to
-    earlier was being revised, and the revision never arrived."""
+    earlier was being revised, and the revision never arrived; or in a part that opened after its last box
+    (`\\boxed{\\frac{5}{12}}. **Part (b).** ... = `): the box answers an earlier part, the last was never answered."""
     if not cut_off(text):
         return False
     last = re.split(r"\n\s*\n", text.rstrip())[-1]
-    return bool(_WITHDRAWING_RE.search(last))
+    box = text.rfind("\\boxed")
+    return bool(_WITHDRAWING_RE.search(last)) or (box >= 0 and _NEXT_PART_RE.search(text, box) is not None)
 
 
 def cut_in_check(text: str) -> str | None:

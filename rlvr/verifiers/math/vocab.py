@@ -396,9 +396,17 @@ REJECTION_PREDICATES = (
 PITFALL_WORDS = ("mistake", "trap", "tempting", "misconception", "pitfall", r"some\s+might\s+say")
 #: Titles of a section after the answer that explains or remarks on it (`## Explanation`, `Note:`, `Remark:`).
 #: Of those, the ones that title a remark (they open an aside mid-text too: `(Note: ...)`, `Remark. ...`).
-REMARK_TITLES = ("remark", "note")
+REMARK_TITLES = (
+    "remark", "note", "observation",
+    # the same in other languages: it de fr es pt ru pl cs hu fi nl sv da no et vi id el ar he ko
+    "osservazione", "nota", "bemerkung", "anmerkung", "hinweis", "remarque", r"observaci[óo]n", r"observa[çc][ãa]o",
+    "примечание", "замечание", "uwaga", r"pozn[áa]mka", r"megjegyz[ée]s", "huomautus", "opmerking",
+    r"anm[äa]rkning", r"bem[æa]rkning", "merknad", r"m[äa]rkus", r"l[ưu]u\s+[ýy]", r"ghi\s+ch[úu]", "catatan",
+    "σημείωση", "ملاحظة", "הערה", "참고",
+)  # fmt: skip
 SECTION_TITLES = (
     "explanation", "reasoning", *REMARK_TITLES, "check", "verification", "justification", "summary", "recap",
+    "checklist", r"(?:key\s+)?takeaway",
 )  # fmt: skip
 #: Openers of a remark beside the answer (`Note that`, `For comparison`, `By the way`): a box in a sentence they
 #: open is an aside (`asides.py`); so do `REMARK_TITLES`.

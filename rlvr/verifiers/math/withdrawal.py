@@ -70,7 +70,9 @@ _ALONE_RE = re.compile(
 
 # what a judgement is about: the statement before it
 _ABOUT = (
-    r"(?:this|that|it|which|the\s+above|(?:the|my|this|that|our)\s+(?:\w+\s+)?(?:answer|result|value|solution"
+    r"(?:this|that|it|which|"
+    + ANSWER  # (the reply's answer restated: `On reflection, 8 can't be right.`)
+    + r"|the\s+above|(?:the|my|this|that|our)\s+(?:\w+\s+)?(?:answer|result|value|solution"
     r"|computation|calculation|count|reasoning|work|box|claim|conclusion)(?:\s+above)?)"
 )
 _BAD = (

@@ -1,0 +1,97 @@
+"""Findings of red-team round 10 (tests/data/math/external/pending/round10.yaml), each as a rule with its
+counterpart: negated copulas in several languages, an impossibility frame, the answer restated and judged, a
+value kept in reserve, a reading the value depends on, remark sections titled in other languages, answer labels
+of more languages, `(= 0.5)` as a chain link, a reply cut in a part after its box."""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold", "reason"),
+    [
+        # a negated copula right before the value denies it, in each language
+        (r"La réponse n'est pas $\boxed{7}$.", "7", "no_answer"),
+        (r"La réponse n’est pas $\boxed{7}$.", "7", "no_answer"),
+        (r"Die Antwort ist nicht $\boxed{7}$.", "7", "no_answer"),
+        (r"La respuesta no es $\boxed{7}$.", "7", "no_answer"),
+        (r"答案不是 $\boxed{7}$。", "7", "no_answer"),
+        (r"The sum cannot be $\boxed{10}$.", "10", "no_answer"),
+        (r"It is impossible for the sum to be $\boxed{10}$.", "10", "no_answer"),
+        # ... and a negation that governs something else does not
+        (r"La réponse est $\boxed{7}$.", "7", "correct"),
+        (r"Since $x$ cannot be negative, $x = \boxed{3}$.", "3", "correct"),
+        (r"The sum is not 12 but $\boxed{10}$.", "10", "correct"),
+        (r"It is not hard to see that the answer is $\boxed{7}$.", "7", "correct"),
+        (r"We cannot simplify further, so the answer is $\boxed{7}$.", "7", "correct"),
+    ],
+)
+def test_a_negated_copula_before_the_value(
+    verifier: MathVerifier, reply: str, gold: str, reason: str
+) -> None:
+    assert verifier.verify(reply, gold).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        # the answer restated and judged after it: withdrawn
+        ("Listing the arrangements gives $\\boxed{8}$.\n\nP.S. On reflection, 8 can't be right, since the count must be odd.", "no_answer"),
+        ("Listing the arrangements gives $\\boxed{8}$.\n\nOn reflection, 8 can't be right.", "no_answer"),
+        ("Listing the arrangements gives $\\boxed{8}$.\n\nOn reflection, 8 is right.", "correct"),
+        # a value in reserve, a reading the value depends on: offered beside it
+        (r"So the count is $\boxed{8}$, but I'm only about 50% sure; $18$ is my backup.", "no_answer"),
+        (r"So the count is $\boxed{8}$; my backup answer is 18.", "no_answer"),
+        (r"So the count is $\boxed{8}$. As a backup check, $2 \cdot 4 = 8$.", "correct"),
+        ("The number of valid colourings is 8 (depending on whether rotations are identified).", "no_answer"),
+        (r"The count is $\boxed{8}$, depending on nothing but the parity.", "no_answer"),
+        (r"The count is $\boxed{8}$, since the parity decides it.", "correct"),
+    ],
+)  # fmt: skip
+def test_judged_restatements_and_reserves(verifier: MathVerifier, reply: str, reason: str) -> None:
+    assert verifier.verify(reply, "8").reason == reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "right", "other"),
+    [
+        # an answer label of more languages, then a remark section titled in that language: the label answers
+        ("Vastus: $x = 5$.\n\nMärkus: $x = 4$ rahuldab võrrandit, kuid ei ole paaritu.", "5", "4"),
+        ("Risultato finale: $120$\n\nOsservazione: se l'ordine contasse, avremmo $10 \\cdot 9 \\cdot 8 = 720$.", "120", "720"),
+        ("Atbilde: $12$.\n\nPiezīme: ja skaita arī $0$, iznāk $13$.", "12", "13"),
+        ("Final: ½ (= 0.5).", "\\frac{1}{2}", "0.6"),
+        # a checklist or takeaways section after the answer states no new one
+        ("## Answer\n$\\frac{37}{4}$\n\n## Checklist\n- [x] product $\\frac{3}{2}$", "\\frac{37}{4}", "\\frac{3}{2}"),
+        ("The slope is $-2$.\n\nKey takeaways:\n* Mixing the order gives the wrong slope $2$.", "-2", "2"),
+        ("The answer is 7.\n\nBemerkung: Für $n = 3$ ergibt sich $9$.", "7", "9"),
+    ],
+)  # fmt: skip
+def test_answer_labels_and_remark_sections(
+    verifier: MathVerifier, reply: str, right: str, other: str
+) -> None:
+    assert verifier.verify(reply, right).reason == "correct", reply
+    assert verifier.verify(reply, other).reason in ("wrong", "no_answer"), reply
+
+
+def test_a_bracketed_equal_is_a_checked_chain_link(verifier: MathVerifier) -> None:
+    assert verifier.verify("The answer is 1/2 (= 0.5).", "0.5").reason == "correct"
+    assert verifier.verify("The answer is 1/2 (= 0.6).", "1/2").reason == "wrong"  # a false link
+    assert verifier.verify("The answer is 1/2 (= 0.6).", "0.6").reason == "wrong"
+
+
+PART_A = "**Part (a).** One ball is red with probability $\\boxed{\\frac{5}{12}}$.\n\n"
+
+
+def test_a_reply_cut_in_a_later_part_has_no_answer(verifier: MathVerifier) -> None:
+    cut = PART_A + "**Part (b).** Both are red with probability $\\frac{5}{12} \\cdot \\frac{4}{11} = "
+    assert verifier.verify(cut, "\\frac{5}{12}").reason == "no_answer"
+    # finished, the same reply answers part by part; cut without a new part, the box stands
+    done = PART_A + "**Part (b).** Both are red with probability $\\boxed{\\frac{5}{33}}$."
+    assert verifier.verify(done, "(\\frac{5}{12}, \\frac{5}{33})").reason == "correct"
+    assert (
+        verifier.verify(PART_A + "Let me double check the computation of the", "\\frac{5}{12}").reason
+        == "correct"
+    )
