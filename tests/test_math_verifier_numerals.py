@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rlvr.verifiers import MathVerifier
-from rlvr.verifiers.math.numerals import cjk_number, locale_number, script_digits
+from rlvr.verifiers.math.numerals import cjk_number, locale_number, numerals_in_text, script_digits
 
 
 def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
@@ -40,7 +40,6 @@ _RUSSIAN = "Расстояние 15 км, скорость 6 км/ч, значи
         ("答：一百零五", "105", "correct"),
         ("答：一百五", "105", "wrong"),  # 150 as people say it, 105 as written: neither is read
         ("答：一百五", "150", "wrong"),
-        ("答：二十四个三角形", "24", "wrong"),  # another numeral in the label: no label
         # ASCII digits before the characters of position (Chinese, Japanese, Korean)
         ("答え：1万2千円", "12000", "correct"),
         ("答え：1万2千円", "1200", "wrong"),
@@ -126,6 +125,8 @@ def test_cjk_number(text: str, value: str | None) -> None:
         ("3.5亿", "350000000"),
         ("二又四分之三", r"(2+\frac{3}{4})"),
         ("百分之三十", r"\frac{30}{100}"),
+        ("负四分之三", r"-\frac{3}{4}"),
+        ("-1,00,000", "-100000"),
         ("1,00,000", "100000"),
         ("1'250.5", "1250.5"),
         ("2,5 ч.", "2.5"),
@@ -142,6 +143,7 @@ def test_cjk_number(text: str, value: str | None) -> None:
         ("1'250'00", None),
         ("1,000,00", None),
         ("3倍", None),
+        ("二十四个三角形", None),  # another numeral in the label: no label
         ("30 мин или 2 ч", None),  # more than a label
         ("3 тысячи", None),
         ("3 π", None),
@@ -154,3 +156,69 @@ def test_locale_number(text: str, value: str | None) -> None:
 def test_script_digits() -> None:
     assert script_digits("๖๐ วิธี, ١٢, ٣٫٥, १२, １２") == "60 วิธี, 12, 3.5, 12, 12"
     assert script_digits("x² ⑦") == "x² ⑦"  # superscripts and circled numbers are not decimal digits here
+
+
+# ---- numerals in a reply's prose are read before its answer is found: `3万元` is one number, never 3
+@pytest.mark.parametrize(
+    "pred, gold, reason",
+    [
+        ("答：所求概率为四分之三。", r"\frac{3}{4}", "correct"),
+        ("答：所求概率为四分之三。", r"\frac{4}{3}", "wrong"),
+        ("答：所求概率为四分之三。", "3", "wrong"),
+        ("答：3万元", "30000", "correct"),
+        ("答：3万元", "3", "wrong"),  # was read as 3 before the scale
+        ("答：3.5万元", "3.5", "wrong"),
+        ("答：二又四分之三", r"\frac{11}{4}", "correct"),
+        ("答：二又四分之三", r"\frac{3}{4}", "wrong"),  # the whole is part of the number
+        ("答：360 共有二十四个正因数。", "360", "wrong"),  # 360 is the subject, not the answer
+        ("答：路程是 3千米。", "3", "correct"),  # kilo is the unit's prefix
+        ("答：路程是 3千米。", "3000", "wrong"),
+    ],
+)
+def test_numerals_in_prose(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
+    _verdict(verifier, pred, gold, reason)
+
+
+@pytest.mark.parametrize(
+    "text, out",
+    [
+        ("上半年共盈利 3 万元，即 30000 元", "上半年共盈利 30000元，即 30000 元"),
+        ("共有二十四个正因数", "共有24个正因数"),
+        ("概率为四分之三", "概率为3/4"),
+        ("负四分之三", "-3/4"),
+        ("2と3分の1", "7/3"),
+        ("답: 1억 2천만 원", "답: 120000000 원"),
+        ("๖๐ วิธี", "60 วิธี"),
+        (
+            "一些 第一 千万 十分 万一 千千万万 二〇二四",
+            "一些 第一 千万 十分 万一 千千万万 二〇二四",
+        ),  # words, no numbers
+        ("3千米", "3千米"),
+        ("3分の休憩", "3分の休憩"),  # three minutes' break: no fraction
+        (
+            "共有二十四个以上",
+            "共有二十四个以上",
+        ),  # qualified: left unread, as a whole answer's label leaves it
+        ("約1万2千円くらい", "約1万2千円くらい"),
+        ("3만 이상", "3만 이상"),
+        ("만 원", "만 원"),
+    ],
+)
+def test_numerals_in_text(text: str, out: str) -> None:
+    assert numerals_in_text(text) == out
+
+
+def test_numerals_in_text_is_linear() -> None:
+    import time
+
+    for text in (
+        "一" * 100_000,
+        "1万" * 50_000,
+        "四分之" * 30_000,
+        "1" * 100_000 + "分之",
+        "二十四个" * 25_000,
+    ):
+        start = time.perf_counter()
+        numerals_in_text(text)
+        locale_number(text)
+        assert time.perf_counter() - start < 1.0

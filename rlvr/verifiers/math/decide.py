@@ -14,6 +14,7 @@ from rlvr.verifiers.math.extract import Extraction, extract_answer
 from rlvr.verifiers.math.gold import Gold, parse_gold
 from rlvr.verifiers.math.normalize import Normalized, canonical_text, currency_unit, normalize_answer
 from rlvr.verifiers.math.notation import bases_written, numeral_base
+from rlvr.verifiers.math.numerals import numerals_in_text
 from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Equation, Scalar, Text, describe
 from rlvr.verifiers.math.structure import false_equality, parse_answer, parse_choice
 from rlvr.verifiers.math.tree import free_symbols
@@ -44,7 +45,8 @@ def decide(
         return Verdict.fail(
             Reason.NO_ANSWER, error=f"completion must be a string, got {type(completion).__name__}"
         )
-    found = extract_answer(completion, config.extraction)
+    # numerals of other scripts in ASCII first (`3万` is one number, never 3): `numerals.numerals_in_text`
+    found = extract_answer(numerals_in_text(completion), config.extraction)
     if isinstance(gold.answer, Choice) and (
         found is None or parse_choice(normalize_answer(found.answer, units=False).text) is None
     ):

@@ -169,12 +169,78 @@ def _integer(part: str) -> int | None:
 def _positional(s: str) -> tuple[str, int, bool] | None:
     """A positional numeral at the start of `s` with at least one CJK or Hangul character (`1万2千`)."""
     m = _POSITIONAL_RE.match(s)
-    if m is None or not re.search(f"[{_CJK}]", m.group()):
-        return None
-    if re.search(f"[{_HANGUL}]", m.group()) and not m.group()[0].isdigit():
-        return None
-    value = _positional_value(re.sub(r"\s+", "", m.group()))
-    return None if value is None else (value, m.end(), True)
+    numeral = _kilo_cut(s, m.end()) if m else ""
+    if not re.search(f"[{_CJK}]", numeral) or (
+        re.search(f"[{_HANGUL}]", numeral) and not numeral[0].isdigit()
+    ):
+        return None  # Hangul positions only after ASCII digits
+    value = _positional_value(re.sub(r"\s+", "", numeral))
+    return None if value is None else (value, len(numeral), True)
+
+
+# `千` before a unit is its prefix kilo (`3千米` is 3 km, `5千克` 5 kg), never a position of the numeral
+_KILO_RE = re.compile("[千仟](?=[米克瓦卡焦帕赫伏])")
+
+
+def _kilo_cut(s: str, end: int) -> str:
+    """`s[:end]`, a numeral, without a last `千` that is the prefix of the unit after it."""
+    return s[: end - 1].rstrip() if end and _KILO_RE.match(s, end - 1) else s[:end]
+
+
+# in running text: a numeral with a character of position, ASCII digits before it allowed (`3 万`, `1억 2천만`),
+# or a CJK fraction, each with a sign word before it (`负`)
+_TEXT_NUMERAL_RE = re.compile(
+    rf"(?<![\d.])(?P<sign>[负負])?(?:(?P<fraction>{_FRACTION_RE.pattern})|(?P<positional>"
+    rf"(?:\d+(?:\.\d+)?[ \t]?)?[{_CJK}](?:[{_CJK}]|\d+(?:\.\d+)?|(?<=[{''.join(_SECTIONS)}])[ \t](?=\d)"
+    rf")*))"
+)
+
+
+def numerals_in_text(text: str) -> str:
+    """`text` with the numerals of other scripts in its prose written in ASCII (`二十四个` -> `24个`, `3 万元` ->
+    `30000元`, `四分之三` -> `3/4`, `๖๐` -> `60`), so that an answer is found as the one number it is (never `3` of
+    `3万`). Left as written: a lone CJK digit (`一些`, `第一`), a numeral led by a position (`千万` is also `by all
+    means`), Hangul positions without ASCII digits before them, and anything that does not read (`千千万万`)."""
+    if text.isascii():
+        return text
+    return _TEXT_NUMERAL_RE.sub(_ascii_numeral, script_digits(text))
+
+
+def _ascii_numeral(m: re.Match[str]) -> str:
+    """The numeral `m` found in running text, in ASCII (`m` itself where it does not read)."""
+    sign = "-" if m.group("sign") else ""
+    if _qualified_after(m.string, m.end()):
+        return m.group()
+    if m.group("fraction"):
+        parts = [_integer(p) if p else 0 for p in m.group(3, 4, 5)]  # whole, denominator, numerator
+        if None in parts or parts[1] == 0:
+            return m.group()
+        whole, den, num = (int(p or 0) for p in parts)
+        return f"{sign}{whole * den + num}/{den}"  # `二又四分之三` is 11/4: one number, never 2 and 3/4
+    numeral = _kilo_cut(m.string, m.end("positional"))[m.start("positional") :]
+    if not numeral[0].isdigit() and (
+        len(numeral) < 2
+        or not (numeral[0] in _DIGITS or (numeral[0] == "十" and numeral[1] in _DIGITS))
+        or re.search(f"[{_HANGUL}]", numeral)
+    ):
+        return m.group()  # `一些`, `千万`, `十分`: no numeral read as one in prose
+    value = _positional_value(re.sub(r"\s+", "", numeral))
+    return m.group() if value is None else sign + value + m.group("positional")[len(numeral) :]
+
+
+_CLAUSE_END_RE = re.compile(r"[\n,.;:!?，。；：！？、]")
+
+
+def _qualified_after(text: str, end: int) -> bool:
+    """Whether the words right after a numeral in prose (to the end of its clause, two words at most) change or
+    qualify it (`个以上`, `円くらい`, `여 명`, `이상`): such a numeral is left as written, unread, as its label
+    would leave it in a whole answer (`locale_number`)."""
+    clause = _CLAUSE_END_RE.split(text[end : end + 40], maxsplit=1)[0]
+    for word in clause.split()[:2]:
+        key = word.lower()
+        if any(g in word for g in _GLUED_CHANGERS) or key in _WORD_CHANGERS or key.startswith(_STEM_CHANGERS):
+            return True
+    return False
 
 
 def _grouped(s: str) -> tuple[str, int, bool] | None:
@@ -280,7 +346,7 @@ def _label(rest: str, latin: bool) -> bool:
         key = word.lower()
         if not all(_LABEL_WORD_RE.fullmatch(part) for part in word.split("/")):
             return False
-        if re.search(f"[{_CJK}]", word) or any(g in word for g in _GLUED_CHANGERS):
+        if re.search(f"[{_CJK}]", _KILO_RE.sub("", word)) or any(g in word for g in _GLUED_CHANGERS):
             return False  # `3个三角形`, `3倍`: another numeral, or a word that changes the value
         if key in _WORD_CHANGERS or key.startswith(_STEM_CHANGERS) or foreign_number(word) is not None:
             return False
