@@ -2,7 +2,8 @@
 
 An aside is a bracketed sentence (`(The sum of the roots is \\boxed{6}.)`), a sentence opened by a remark
 label (`Note that`, `For comparison`, `For reference`, `Remark:`, `By the way`, `A common mistake ...`) or
-one that says its value was not asked (`..., which was not asked`). When a box outside the asides exists, the
+one that says its value was not asked (`..., which was not asked`), and another's claim: a clause whose subject is
+another person reporting it (`My classmate claimed the answer is \\boxed{30}`). When a box outside the asides exists, the
 asides' boxes are read as plain text (the last box outside them answers); when only asides hold boxes the
 reply committed to no answer. An aside that offers its value as another answer (`(Alternatively \\boxed{7}.)`)
 is a hedge, not an aside, and one that names its value the answer (`(Final answer: \\boxed{7})`) answers.
@@ -85,9 +86,31 @@ def _lead(text: str, start: int, ends: str = ".!?;") -> str:
     return lead[cuts[-1] :] if cuts else lead
 
 
+# someone else's claim: a clause whose subject is another person or source and whose verb reports what they said
+# (`My classmate claimed the answer is \\boxed{30}`); it states nothing of the reply's own, unless the reply turns
+# to its own conclusion before the box (`He said so, hence \\boxed{5}`)
+_REPORTED_RE = re.compile(
+    r"^[\s(*_]*(?:(?:my|our|your|his|her|their|a|an|one|some|another)\s+(?:[\w'-]+\s+){0,3}?"
+    r"|(?:someone|somebody|others?|people|he|she|they)\s+)"
+    r"(?:(?:claim|say|think|believe|argue|suggest|insist|assert|post|guess)(?:s|ed)?|said|thought|wr[io]tes?)\b",
+    re.IGNORECASE,
+)
+_OWN_TURN_RE = re.compile(
+    r"\b(?:so|thus|therefore|hence|but|however|which\s+means|I|we)\b|[;:]", re.IGNORECASE
+)
+
+
+def _reported(lead: str) -> bool:
+    """Whether `lead`, a clause before a box, reports another's claim (see `_REPORTED_RE`)."""
+    m = _REPORTED_RE.match(lead)
+    return m is not None and _OWN_TURN_RE.search(lead, m.end()) is None
+
+
 def _in_aside(text: str, start: int, end: int) -> bool:
     """Whether the box at text[start:end] is in an aside (see the module docstring)."""
     lead = _lead(text, start)
+    if _reported(lead):
+        return True  # `My classmate claimed the answer is \\boxed{30}`: another's claim, not the reply's
     if _REVISION_RE.search(_lead(text, start, ".!?")):
         return False  # `Remark: ..., so it is actually \\boxed{7}`: a correction, the new answer
     counterfactual = _COUNTERFACTUAL_RE.search(lead) and not _GENUINE_HEDGE_RE.search(lead)

@@ -4,8 +4,14 @@ Struck-out text (`~~12~~`, GFM's single-tilde `~12~`, `<s>`, `<del>`, `<strike>`
 `\\xcancel`, `\\sout`, `\\st`, and characters drawn with a
 combining overlay such as U+0336, `4̶2̶`, as chat UIs strike text without markup) was withdrawn by its author:
 it states nothing, so it is removed before any answer is looked for. Colour (`\\color{red}`,
-`\\textcolor{red}{...}`) only highlights: it is unwrapped there too, so a coloured box is a box. (A comment,
-`<!-- 7 -->` or `% 7`, is not struck out: its box still joins the answer, as a hedge.) Quoted lines (`> ...`),
+`\\textcolor{red}{...}`) only highlights: it is unwrapped there too, so a coloured box is a box.
+
+What a reader does not see is removed first (`hidden`): comments (`<!-- -->`, `\\begin{comment}`, `\\iffalse`),
+hidden HTML elements and tag attributes, invisible ink (white or transparent, `\\phantom`) outside a box, link
+targets and titles. A value there never makes a reply right; a box hidden beside a visible box still joins it as a
+hedge (`% 7` is shown in prose and left as written). A quotation that states an answer in words (`I found this on
+a forum: "the answer is \\boxed{120}"`) is someone else's statement and is removed; quote marks around a value
+after a word (`The answer is "15".`) only set it off. Quoted lines (`> ...`),
 footnotes (`[^1]: ...`) and collapsed sections (`<details>...</details>`) are someone else's words, an aside or
 an old attempt: they are removed when the rest of the reply commits to an answer of its own (a box or an answer
 phrase), and kept otherwise, so an answer written only inside a quote is never replaced by a draft value outside
@@ -127,8 +133,9 @@ _SPAN_SHUT_RE = re.compile(r"[ \t]*\$(?!\$)")
 
 
 def struck_out(text: str) -> str:
-    """`text` without its struck-out parts (`~~12~~`, `~12~`, `<del>7</del>`, `4̶2̶`), its colour markup
-    unwrapped (see the module docstring)."""
+    """`text` without what a reader does not see (`hidden`) and its struck-out parts (`~~12~~`, `~12~`,
+    `<del>7</del>`, `4̶2̶`), its colour markup unwrapped (see the module docstring)."""
+    text = hidden(text)
     if "color" in text:
         text = _uncoloured(text)
     if "\\" in text:
@@ -144,9 +151,40 @@ def struck_out(text: str) -> str:
     return _STRUCK_RE.sub(lambda m: m.group() if m.start() == lead and m.group(1) == "s" else " ", text)
 
 
+# a quotation inside a paragraph: curly, guillemet, low-high, corner or TeX quotes, or straight ones that open
+# after no word and close before none (`5" by 3"` are inches)
+_QUOTATION_RE = re.compile(
+    r"\u201c([^\u201c\u201d\n]{1,600})\u201d|\u00ab([^\u00ab\u00bb\n]{1,600})\u00bb"
+    r"|\u201e([^\u201e\u201c\u201d\n]{1,600})[\u201c\u201d]|\u300c([^\u300c\u300d\n]{1,600})\u300d"
+    r"|``([^`'\n]{1,600})''|(?<![\w\"\\])\"(?=\S)([^\"\n]{1,600})(?<=\S)\"(?![\w\"])"
+)
+_QUOTED_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+_QUOTED_VALUE_RE = re.compile(r"\d|\\boxed|\\fbox|\$")  # a quoted statement of an answer states a value
+_PROSE_BEFORE_RE = re.compile(r"[^\W\d_]{2}[ \t]\Z")
+
+
+def _quoted_statements_removed(text: str, commits: Callable[[str], bool]) -> str:
+    """`text` without each quotation that states an answer in words (`"the answer is \\boxed{120}"`): quoted
+    words are someone else's (a forum, an answer key, a format instruction), not the reply's own statement. A
+    quoted value alone (`The answer is "15".`) is unquoted: the reply's own words around it state it."""
+
+    def blank(m: re.Match[str]) -> str:
+        inner = next(g for g in m.groups() if g is not None)
+        words = _QUOTED_WORD_RE.search(re.sub(r"\$[^$]*\$|\\[a-zA-Z]+", " ", inner))
+        if words is None:
+            # `The answer is "15".`: after a word, quote marks around a value only set it off (a JSON value,
+            # `"answer": "2"`, is left to the code reader)
+            return inner if _PROSE_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()) else m.group()
+        return " " if _QUOTED_VALUE_RE.search(inner) and commits(inner) else m.group()
+
+    return _QUOTATION_RE.sub(blank, text)
+
+
 def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
-    """`text` without quoted lines, footnotes and `<details>` sections when what is left `commits` to an
-    answer of its own; else `text` unchanged (the answer may be in the quote: nothing is guessed)."""
+    """`text` without quotations that state an answer (always), and without quoted lines, footnotes and
+    `<details>` sections when what is left `commits` to an answer of its own; else with those unchanged (the
+    answer may be in the quote: nothing is guessed)."""
+    text = _quoted_statements_removed(text, commits)
     if ">" not in text and "[^" not in text:
         return text
     rest = _ASIDE_MARKUP_RE.sub(" ", text)
@@ -218,3 +256,168 @@ def table_total(text: str) -> str | None:
         return None
     cell = m.group(1).strip().strip("*_").strip()
     return cell if cell and "$" not in cell.replace("\\$", "") else None
+
+
+# ---- what a reader does not see: comments, hidden elements, invisible ink, link targets (see `hidden`)
+
+# an HTML comment, a LaTeX comment environment or `\iffalse` branch (one left open hides the rest, as it does
+# when rendered or typeset)
+_COMMENT_RE = re.compile(
+    r"<!--.*?(?:-->|\Z)|\\begin\s*\{comment\}.*?(?:\\end\s*\{comment\}|\Z)|\\iffalse(?![a-zA-Z]).*?(?:\\fi(?![a-zA-Z])|\Z)",
+    re.S,
+)
+# ink the page's own colour: white or transparent (named, or as rgb/RGB/HTML/gray values)
+_INVISIBLE = (
+    r"(?:\{\s*(?:white|transparent)\s*\}|\[\s*rgb\s*\]\s*\{\s*1\s*,\s*1\s*,\s*1\s*\}"
+    r"|\[\s*RGB\s*\]\s*\{\s*255\s*,\s*255\s*,\s*255\s*\}|\[\s*HTML\s*\]\s*\{\s*(?:FFFFFF|ffffff)\s*\}"
+    r"|\[\s*gray\s*\]\s*\{\s*1\s*\})"
+)
+# `\textcolor{white}{X}` and `\phantom{X}` draw X invisibly; `\color{white}` switches the ink for the rest of
+# its group or formula
+_INVISIBLE_GROUP_RE = re.compile(r"\\textcolor\s*" + _INVISIBLE + r"\s*(?=\{)|\\[hv]?phantom\s*(?=\{)")
+_INVISIBLE_SWITCH_RE = re.compile(r"\\color\s*" + _INVISIBLE)
+# an HTML element not rendered (`<template>`, `<script>`, `<style>`, `<noscript>`) or styled invisible: the
+# `hidden` attribute, `display:none`, `visibility:hidden`, zero opacity or size, white or transparent ink
+# (`aria-hidden` only hides from screen readers: it is shown)
+_HIDDEN_STYLE = (
+    r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?![.\d]*[1-9])|font-size\s*:\s*0(?![.\d]*[1-9])"
+    r"|(?<![-\w])color\s*:\s*(?:white|transparent|\#fff(?:fff)?\b|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*[,)])"
+)
+_HIDDEN_OPEN_RE = re.compile(
+    r"<(template|script|style|noscript)\b[^<>]*>"
+    r"|<([a-zA-Z][\w-]*)(?=[^<>]*?(?:\s(?<!-)hidden(?![-\w])(?!\s*=\s*[\"']?false)"
+    r"|\sstyle\s*=\s*[\"'][^\"'<>]*?(?:" + _HIDDEN_STYLE + r")"
+    r"|\scolor\s*=\s*[\"']?(?:white|transparent|\#fff(?:fff)?\b)))[^<>]*>",
+    re.IGNORECASE,
+)
+# a tag's attributes are not shown (`<a title="\\boxed{15}">`): only its name is kept
+_TAG_ATTRIBUTES_RE = re.compile(r"<([a-zA-Z][\w-]*)\s[^<>\n]*?=\s*[\"'][^<>\n]*>")
+# a markdown link shows its text, not its target or title; an image shows neither (its alt text only when it
+# fails to load); a reference definition is not shown. (A link's target looks like one, or a title follows it:
+# `E[X](1-p)` is a product.)
+_TARGET = r"(?:<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+_TITLE = r"(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\))"
+_URL_LIKE = r"(?:<|[a-zA-Z][\w+.-]*:|/|#|\./|\.\./|www\.)"
+_LINK_RE = re.compile(
+    r"(?<!\\)(!?)\[([^\[\]\n]*)\]\(\s*(?:(?=" + _URL_LIKE + r")" + _TARGET + r"(?:\s+" + _TITLE + r")?"
+    r"|" + _TARGET + r"\s+" + _TITLE + r")\s*\)"
+)
+_LINK_DEFINITION_RE = re.compile(
+    r"^[ \t]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?=" + _URL_LIKE + r")\S+(?:[ \t]+" + _TITLE + r")?[ \t]*$", re.M
+)
+
+
+def _group_end(text: str, start: int) -> int:
+    """Where the ink switched at `start` stops: the end of its brace group, of its formula (`$`, `\\)`,
+    `\\]`, `\\end`), or of its paragraph."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            if depth == 0 and (text.startswith((")", "]"), i + 1) or text.startswith("end", i + 1)):
+                return i
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return i
+        elif (ch == "$" and depth == 0) or text.startswith("\n\n", i):
+            return i
+        i += 1
+    return n
+
+
+def _invisible_ink_removed(text: str) -> str:
+    """`text` without what is drawn in invisible ink (`\\textcolor{white}{X}`, `{\\color{white} X}`,
+    `\\phantom{X}`)."""
+    pairs = _brace_pairs(text)
+    boxes = outer_boxes(text)
+    starts = [b[0] for b in boxes]
+    cuts: list[tuple[int, int]] = []
+    for m in sorted(
+        [*_INVISIBLE_GROUP_RE.finditer(text), *_INVISIBLE_SWITCH_RE.finditer(text)], key=re.Match.start
+    ):
+        if cuts and m.start() < cuts[-1][1]:
+            continue  # inside ink already removed
+        k = bisect.bisect_right(starts, m.start()) - 1
+        if k >= 0 and m.start() < boxes[k][1]:
+            continue  # ink inside a box is read as written (`\boxed{\textcolor{white}{5}3}` is 53: round 4b)
+        if m.re is _INVISIBLE_SWITCH_RE:
+            start, end = m.start(), _group_end(text, m.end())
+            opening = start - 1
+            while opening >= 0 and text[opening] in " \t\n":
+                opening -= 1
+            if opening >= 0 and text[opening] == "{" and text.startswith("}", end):
+                start, end = opening, end + 1  # `{\color{white} X}`: the whole group is ink
+            cuts.append((start, end))
+        else:
+            close = pairs.get(m.end())
+            cuts.append((m.start(), close + 1 if close is not None else _group_end(text, m.end())))
+    return _cut(text, cuts)
+
+
+def _cut(text: str, cuts: list[tuple[int, int]]) -> str:
+    """`text` with each (start, end) span, in order and apart, replaced by a space."""
+    out, pos = [], 0
+    for start, end in cuts:
+        out.append(text[pos:start] + " ")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+_CLOSERS: dict[str, re.Pattern[str]] = {}
+
+
+def _hidden_elements_removed(text: str) -> str:
+    """`text` without its hidden HTML elements, each up to its matching closing tag (the rest of the text when
+    none closes it, as a browser hides it)."""
+    cuts: list[tuple[int, int]] = []
+    for m in _HIDDEN_OPEN_RE.finditer(text):
+        if cuts and m.start() < cuts[-1][1]:
+            continue
+        name = (m.group(1) or m.group(2)).lower()
+        tags = _CLOSERS.setdefault(name, re.compile(rf"<(/?){re.escape(name)}\b[^<>]*>", re.IGNORECASE))
+        depth, end = 1, len(text)
+        for tag in tags.finditer(text, m.end()):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                end = tag.end()
+                break
+        cuts.append((m.start(), end))
+    return _cut(text, cuts)
+
+
+def hidden(text: str) -> str:
+    """`text` without what a reader does not see: comments (`<!-- -->`, `\\begin{comment}`, `\\iffalse`),
+    hidden HTML elements and tag attributes, invisible ink (white, transparent, `\\phantom`), link targets and
+    titles. A value there never makes the reply right: it is removed, except that a box hidden beside a visible
+    box still joins it, as a hedge (`\\boxed{8}<!-- \\boxed{7} -->` offers both: round 6b)."""
+    shown = _unseen_removed(text)
+    if (
+        shown != text
+        and "box" in text
+        and outer_boxes(shown)
+        and len(outer_boxes(shown)) < len(outer_boxes(text))
+    ):
+        return text
+    return shown
+
+
+def _unseen_removed(text: str) -> str:
+    """`text` without what a reader does not see (see `hidden`)."""
+    if "<!--" in text or "\\begin" in text or "\\iffalse" in text:
+        text = _COMMENT_RE.sub(" ", text)
+    if "<" in text:
+        text = _hidden_elements_removed(text)
+        text = _TAG_ATTRIBUTES_RE.sub(r"<\1>", text)
+    if "color" in text or "phantom" in text:
+        text = _invisible_ink_removed(text)
+    if "](" in text:
+        text = _LINK_RE.sub(lambda m: "" if m.group(1) else m.group(2), text)
+    if "]:" in text:
+        text = _LINK_DEFINITION_RE.sub(" ", text)
+    return text
