@@ -173,6 +173,19 @@ def test_script_digits() -> None:
         ("答：360 共有二十四个正因数。", "360", "wrong"),  # 360 is the subject, not the answer
         ("答：路程是 3千米。", "3", "correct"),  # kilo is the unit's prefix
         ("答：路程是 3千米。", "3000", "wrong"),
+        ("答：三点一四", "3.14", "correct"),  # a CJK decimal
+        ("答：三点一四", "3.41", "wrong"),
+        ("答：零点五", "0.5", "correct"),
+        # groupings no English reply writes, in prose: read whole, never their first group
+        ("Das Ergebnis ist 1.250.000 Franken.", "1250000", "correct"),
+        ("Das Ergebnis ist 1.250.000 Franken.", "1.25", "wrong"),
+        ("So the total prize is ₹1,00,000 in all.", "100000", "correct"),
+        ("So the total prize is ₹1,00,000 in all.", "1", "wrong"),
+        ("Also the total is 1'250'000 Franken.", "1250000", "correct"),
+        ("Answer: 12 lakh", "1200000", "correct"),
+        ("Answer: 12 lakh", "12", "wrong"),
+        ("Answer: ₹1.5 crore", "15000000", "correct"),
+        ("Answer: ₹1.5 crore", "1.5", "wrong"),
     ],
 )
 def test_numerals_in_prose(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
@@ -202,6 +215,12 @@ def test_numerals_in_prose(verifier: MathVerifier, pred: str, gold: str, reason:
         ("約1万2千円くらい", "約1万2千円くらい"),
         ("3만 이상", "3만 이상"),
         ("만 원", "만 원"),
+        ("1.250,50 € und 1.250 €", "1250.50 € und 1.250 €"),  # one dot group alone may be a decimal
+        (
+            "1,000,00 und 3'250'00 und 12.03.2024",
+            "1,000,00 und 3'250'00 und 12.03.2024",
+        ),  # malformed: as written
+        ("Rs 3 lakhs", "Rs 300000"),
     ],
 )
 def test_numerals_in_text(text: str, out: str) -> None:

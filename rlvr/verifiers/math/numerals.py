@@ -76,7 +76,7 @@ def locale_number(text: str) -> str | None:
     s = text.strip().rstrip("。.").strip()
     sign = _SIGN_RE.match(s)
     body = s[sign.end() :].lstrip() if sign else s
-    for read in (_fraction, _positional, _grouped, _worded):
+    for read in (_fraction, _cjk_decimal, _positional, _grouped, _worded):
         found = read(body)
         if found is not None:
             value, end, latin = found
@@ -144,7 +144,11 @@ def _positional_value(numeral: str) -> str | None:
             return None  # `1万2`, `三万五`
         if before in _UNITS and _UNITS[before] > 10:
             return None  # `一百五`, `1千2`
-    value = total + section + (pending or 0)
+    return _decimal_text(total + section + (pending or 0))
+
+
+def _decimal_text(value: Decimal) -> str:
+    """`value` written out in digits (`35000`, `12345.6`), never in exponent form."""
     return format(value.normalize(), "f") if value == value.to_integral_value() else format(value, "f")
 
 
@@ -158,6 +162,20 @@ def _fraction(s: str) -> tuple[str, int, bool] | None:
         return None
     frac = rf"\frac{{{num}}}{{{den}}}"
     return (f"({whole}+{frac})" if m.group(1) else frac), m.end(), True
+
+
+# `三点一四`: a CJK integer, `点`, then a digit for each decimal place
+_CJK_DECIMAL_RE = re.compile(rf"([{_CJK}]+)点([{_ZERO}{''.join(_DIGITS)}]+)")
+
+
+def _cjk_decimal(s: str) -> tuple[str, int, bool] | None:
+    """A CJK decimal at the start of `s` (`零点五` 0.5, `三点一四` 3.14; `两` is no decimal digit)."""
+    m = _CJK_DECIMAL_RE.match(s)
+    whole = None if m is None else "0" if m.group(1) in _ZERO else cjk_number(m.group(1))
+    if m is None or whole is None or "两" in m.group(2) or "兩" in m.group(2):
+        return None
+    places = "".join("0" if c in _ZERO else str(_DIGITS[c]) for c in m.group(2))
+    return f"{whole}.{places}", m.end(), True
 
 
 def _integer(part: str) -> int | None:
@@ -201,9 +219,32 @@ def numerals_in_text(text: str) -> str:
     `30000元`, `四分之三` -> `3/4`, `๖๐` -> `60`), so that an answer is found as the one number it is (never `3` of
     `3万`). Left as written: a lone CJK digit (`一些`, `第一`), a numeral led by a position (`千万` is also `by all
     means`), Hangul positions without ASCII digits before them, and anything that does not read (`千千万万`)."""
-    if text.isascii():
-        return text
-    return _TEXT_NUMERAL_RE.sub(_ascii_numeral, script_digits(text))
+    text = _INDIAN_SCALE_RE.sub(_indian_scale, _GROUPS_RE.sub(_ungrouped, script_digits(text)))
+    return text if text.isascii() else _TEXT_NUMERAL_RE.sub(_ascii_numeral, text)
+
+
+# groupings no English reply writes, in prose: lakh groups (`1,00,000`), apostrophe groups (`1'250'000`), dot
+# groups two or more times or before a decimal comma (`1.250.000`, `1.250,50`); a single dot group (`1.250`) may
+# be a decimal and stays as written
+_GROUPS_RE = re.compile(
+    r"(?<![\d.,'\u2019])(?:(?P<lakh>[1-9]\d?(?:,\d\d)+,\d{3}(?:\.\d+)?)"
+    r"|(?P<apostrophe>[1-9]\d{0,2}(?:['\u2019]\d{3})+(?:\.\d+)?)"
+    r"|(?P<dots>[1-9]\d{0,2}(?:(?:\.\d{3}){2,}(?:,\d+)?|(?:\.\d{3})+,\d+)))(?![\d,'\u2019]|\.\d)"
+)
+# the Indian scale words after a number (`12 lakh` is 1200000, `1.5 crore` 15000000): never the number alone
+_INDIAN_SCALE_RE = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)[ \t]*(lakhs?|lacs?|crores?)\b", re.IGNORECASE)
+
+
+def _ungrouped(m: re.Match[str]) -> str:
+    """A grouped number of `_GROUPS_RE` in plain digits, a decimal comma after dot groups as a decimal point."""
+    if m.group("dots"):
+        return m.group().replace(".", "").replace(",", ".")
+    return re.sub("[,'\u2019]", "", m.group())
+
+
+def _indian_scale(m: re.Match[str]) -> str:
+    value = Decimal(m.group(1)) * (10**7 if m.group(2).lower().startswith("crore") else 10**5)
+    return _decimal_text(value)
 
 
 def _ascii_numeral(m: re.Match[str]) -> str:
