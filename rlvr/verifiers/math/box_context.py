@@ -17,6 +17,7 @@ from rlvr.verifiers.math.commitment import (
     same_value,
     screen,
 )
+from rlvr.verifiers.math.contested import revised_between
 from rlvr.verifiers.math.phrases import (
     _SIGNED_OFF_RE,
     _concluding_number,
@@ -107,6 +108,12 @@ def _qualified_box(text: str) -> str | None:
     return f"{words.strip()} {content}" if lead is not None else f"{content} {words.strip()}"
 
 
+# someone else's answer: a revision before it (`ignore the box above; the official answer key says`) adopts nothing
+_THIRD_PARTY_RE = re.compile(
+    r"\b(?:expected|reference|official|textbook|book'?s?|given|key|teacher'?s?|grader'?s?)\b", re.IGNORECASE
+)
+
+
 def _hedged_last_box(text: str) -> str | None:
     """Two boxed values where the clause of the last one offers it as an alternative (`\\boxed{8}.
     (Alternatively \\boxed{7}.)`, `... if repetition is allowed, the answer is \\boxed{13}`): both, a hedge."""
@@ -118,6 +125,8 @@ def _hedged_last_box(text: str) -> str | None:
     lead = lead[max((m.end() for m in _SENTENCE_START_RE.finditer(lead)), default=0) :]
     if same_value(_unbox(prev).strip(), _unbox(last).strip()) or not offers_another(lead):
         return None
+    if revised_between(text, prev_end, start) and not _THIRD_PARTY_RE.search(lead):
+        return None  # `\\boxed{45}. I made an error above: ... The correct answer is \\boxed{35}.`
     return f"{_unbox(prev).strip()}, {_unbox(last).strip()}"
 
 

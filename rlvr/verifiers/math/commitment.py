@@ -345,11 +345,15 @@ def rederivations(after: str, committed: str) -> tuple[str, list[str]]:
     return "".join(out) + after[pos:], offered
 
 
+_TABLE_ROW_RE = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*$", re.MULTILINE)
+
+
 def screen(after: str, committed: str) -> Screened:
     """Checks, explaining sections, re-derivations and rejected values dropped from `after`; hedging clauses
     (and re-derivations arriving elsewhere) taken out with the values they offer (other than `committed`)."""
     rederived, offered = rederivations(drop_check_lines(after), committed)
-    text = drop_sections(drop_checks(rederived))
+    # a table after the answer lists what was computed or tried (`| 3 | 13 | 17 | yes |`); its `?` heads a column
+    text = _TABLE_ROW_RE.sub(lambda m: " " * len(m.group()), drop_sections(drop_checks(rederived)))
     out: list[str] = []
     # an answer stated inside a dropped check or section ("Note: the answer is 7") is a second answer
     kept = _explicit_answers(text)

@@ -117,6 +117,14 @@ def _withdrawal_between(text: str, end: int, next_start: int) -> bool:
     return len(gap) < 400 and any(withdraws(part) for part in _GAP_CUT_RE.split(gap) if part.strip())
 
 
+def revised_between(text: str, end: int, next_start: int) -> bool:
+    """Whether an explicit revision (`Wait, actually`) or a withdrawing clause (`I made an error above:`)
+    stands between a value ending at `end` and the next one at `next_start`: the later replaces the earlier."""
+    return bool(_EXPLICIT_REVISION_RE.search(text, end, next_start)) or _withdrawal_between(
+        text, end, next_start
+    )
+
+
 _UNCOMMITTED = frozenset({"supposed", "asked", "denied", "rejected"})
 _STANDING_CHECKS = 8  # (each reads the text before it: a bounded number keeps a reply of many boxes linear)
 

@@ -152,6 +152,7 @@ _ASSIGNMENT_RE = re.compile(r"^\s*([A-Za-z](?:_\{?\w+\}?)?)\s*=")
 _SUBORDINATE_RE = re.compile(r"\b(?:" + "|".join(SUBORDINATORS) + r")\b", re.IGNORECASE)
 
 
+_TRAILING_NAME_RE = re.compile(r"[A-Za-z]\s*=\s*[$(]*$")
 _STATES_RE = re.compile(r"\b(?:" + "|".join(COPULAS) + r")\b|=", re.IGNORECASE)
 
 
@@ -187,7 +188,9 @@ def _principal(text: str, values: list[tuple[int, int]]) -> int:
     k = len(values) - 1
     while k > 0:
         gap = text[values[k - 1][1] : values[k][0]]
-        if re.search(r"[.!?](?:\s|$)|\n", gap) or _STATES_RE.search(gap) or not _SUBORDINATE_RE.search(gap):
+        # (the name a later value is assigned to states nothing of the earlier: `-3 (attained at x = -2)`)
+        stating = _STATES_RE.search(_TRAILING_NAME_RE.sub("", gap))
+        if re.search(r"[.!?](?:\s|$)|\n", gap) or stating or not _SUBORDINATE_RE.search(gap):
             break
         k -= 1
     return k

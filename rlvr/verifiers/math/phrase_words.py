@@ -8,8 +8,10 @@ from __future__ import annotations
 #: Sentences that state the answer ("the answer is 12", "la réponse est 12", "答案是 12"); English is the
 #: `answer is` / `answer:` form of `phrases._PHRASE_RE` itself.
 ANSWER_SENTENCES = (
-    r"die\s+antwort\s+(?:ist|lautet)", r"la\s+r[ée]ponse(?:\s+finale)?\s+est", r"la\s+respuesta\s+es",
-    r"a\s+resposta\s+[ée]", r"la\s+risposta\s+[èe]", r"ответ\s+(?:равен|равна|равно)",
+    # (with the adverb of a conclusion after the copula: `La réponse est donc 12,5`, `Die Antwort ist also 7`)
+    r"die\s+antwort\s+(?:ist|lautet)(?:\s+(?:also|daher|somit))?", r"la\s+r[ée]ponse(?:\s+finale)?\s+est(?:\s+(?:donc|alors|ainsi))?",
+    r"la\s+respuesta\s+es(?:\s+(?:entonces|pues|por\s+tanto))?", r"a\s+resposta\s+[ée](?:\s+(?:ent[ãa]o|portanto|logo))?",
+    r"la\s+risposta\s+[èe](?:\s+(?:quindi|dunque))?", r"ответ\s+(?:равен|равна|равно)",
     # every other language with an answer label: the copula before the value, or in a verb-final language
     # after a formula right after the noun (`Cevap $5$'tir`, `उत्तर $6$ है`, `پاسخ $5$ است`: the noun alone, as
     # in `Bu cevap doğru`, opens no answer)
@@ -31,7 +33,7 @@ ANSWER_LABELS = (
     "antwort", "antwoord", "cevap", "yan[ıi]t", r"đáp\s+số", r"đáp\s+án", "odpowied[źz]", "odpověď",
     "jawaban", "jawapan", "svar", "απάντηση", "उत्तर", "الجواب", "الإجابة", "תשובה", "پاسخ", "คำตอบ",
     r"r[ăa]spuns(?:ul)?(?:\s+final)?", "vastaus", r"v[áa]lasz", "jibu", "উত্তর", "svaret", "התשובה", "جواب",
-    "vastus", "atbilde", "atsakymas", "odgovor", "одговор", "отговор",  # et lv lt sl/hr/sr bg
+    "vastus", "atbilde", "atsakymas", "odgovor", "одговор", "отговор", "sagot",  # et lv lt sl/hr/sr bg tl
     # a result called final is the answer (a bare `Result:` labels a step as often: `RESULT_LABELS`)
     r"final\s+result", r"risultato\s+finale", r"r[ée]sultat\s+final", r"resultado\s+final", "endergebnis", "final",
 )  # fmt: skip

@@ -65,7 +65,9 @@ _OTHER_LABELS = (
 )
 _PHRASE_RE = re.compile(
     # (`**Answer**: 27`: the emphasis of a label may close before its colon)
-    r"(?:final[\s_]+answer[\"']?\s*(?:is|(?:\*\*|__)?:|=)?|the\s+answer\s+is|\banswer[\"']?\s*(?:is|(?:\*\*|__)?:|=|\|)"
+    # (`answer should be 15`, `must be`: not `would be`, a conditional; `Answer → 64`: an arrow as the label's colon)
+    r"(?:final[\s_]+answer[\"']?\s*(?:is|(?:\*\*|__)?:|=)?|the\s+answer\s+is"
+    r"|\banswer[\"']?\s*(?:is|(?:should|must)\s+be|(?:\*\*|__)?:|=|\||\u2192|->|=>)"
     r"|\bans\s*:"
     rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS})\s*[:\uff1a]?\s*",
     re.IGNORECASE,

@@ -17,6 +17,7 @@ _THINK_CLOSE_RE = re.compile(r"</think>", re.IGNORECASE)
 # how an unfinished reply ends: on a word (not a unit right after its number: `28 percent`, `$5$ apples`), a
 # connective operator, a comma or an open bracket. Other scripts and symbols (`4000千克`, `।`, `✓`) end nothing
 # for certain, so they count as finished: no answer is withheld on a guess.
+_CLOSING_EMPHASIS_RE = re.compile(r"(?<=[.!?)\]$\w])(?:\*{1,2}|_{1,2})\s*\Z")
 _UNIT_AFTER_NUMBER_RE = re.compile(r"(?:\d|\$|%)\s*\Z")
 _OPEN_END_RE = re.compile(r"(?:[=+\-/^_,({\[&]|\\[a-zA-Z]*)\Z")
 
@@ -61,7 +62,8 @@ def cut_off(text: str) -> bool:
     """Whether a reply stops mid-sentence: it ends on a word that is no unit of a number before it
     (`... for the remaining`), on an operator, a comma or an open bracket (`... = f(7) =`, `\\frac{abc}{`), or
     inside an inline formula it opened (`$2 + 6 + 18 = 2`)."""
-    stripped = text.rstrip()
+    # (a closing emphasis ends nothing open: `**The school raised $4,500 in total.**`)
+    stripped = _CLOSING_EMPHASIS_RE.sub("", text.rstrip())
     if _OPEN_END_RE.search(stripped) or _inside_open_formula(stripped):
         return True
     start = len(stripped)

@@ -479,6 +479,12 @@ SUBORDINATORS = (
     "by",
     "while",
     "whereas",
+    # where an extremum is taken: `the minimum is $-3$ (attained at $x = -2$)`
+    "attained",
+    "achieved",
+    "reached",
+    "occurs",
+    "occurring",
 )
 #: Words that state a value (`... which is $4\\pi$`): a value after one is stated, not subordinate.
 COPULAS = ("is", "are", "was", "were", "equals", "gives", "becomes", "yields", "which", "so", "hence", "thus")
