@@ -11,7 +11,7 @@ hidden HTML elements and tag attributes, invisible ink (white or transparent, `\
 targets and titles. A value there never makes a reply right; a box hidden beside a visible box still joins it as a
 hedge (`% 7` is shown in prose and left as written). A quotation that states an answer in words (`I found this on
 a forum: "the answer is \\boxed{120}"`) is someone else's statement and is removed; quote marks around a value
-after a word (`The answer is "15".`) only set it off. Quoted lines (`> ...`),
+(`The answer is "15".`) only set it off. Quoted lines (`> ...`),
 footnotes (`[^1]: ...`) and collapsed sections (`<details>...</details>`) are someone else's words, an aside or
 an old attempt: they are removed when the rest of the reply commits to an answer of its own (a box or an answer
 phrase), and kept otherwise, so an answer written only inside a quote is never replaced by a draft value outside
@@ -160,7 +160,6 @@ _QUOTATION_RE = re.compile(
 )
 _QUOTED_WORD_RE = re.compile(r"[^\W\d_]{2,}")
 _QUOTED_VALUE_RE = re.compile(r"\d|\\boxed|\\fbox|\$")  # a quoted statement of an answer states a value
-_PROSE_BEFORE_RE = re.compile(r"[^\W\d_]{2}[ \t]\Z")
 
 
 def _quoted_statements_removed(text: str, commits: Callable[[str], bool]) -> str:
@@ -172,9 +171,7 @@ def _quoted_statements_removed(text: str, commits: Callable[[str], bool]) -> str
         inner = next(g for g in m.groups() if g is not None)
         words = _QUOTED_WORD_RE.search(re.sub(r"\$[^$]*\$|\\[a-zA-Z]+", " ", inner))
         if words is None:
-            # `The answer is "15".`: after a word, quote marks around a value only set it off (a JSON value,
-            # `"answer": "2"`, is left to the code reader)
-            return inner if _PROSE_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()) else m.group()
+            return inner  # `The answer is "15".`: quote marks around a value only set it off
         return " " if _QUOTED_VALUE_RE.search(inner) and commits(inner) else m.group()
 
     return _QUOTATION_RE.sub(blank, text)
