@@ -138,3 +138,25 @@ def test_answer_sentences_of_real_replies(verifier: MathVerifier, reply: str, ri
 def test_counterparts_stay_unanswered(verifier: MathVerifier, reply: str) -> None:
     for gold in ("15", "4500", "3"):
         assert verifier.verify(reply, gold).reason != "correct", (reply, gold)
+
+
+@pytest.mark.parametrize(
+    ("reply", "right", "other"),
+    [
+        # a closing line after a list of steps, with a unit, before a footnote
+        ("3. In metres per second: $72 \\cdot \\frac{1000}{3600} = 20$ m/s.\n4. **The average speed is 72 km/h.**\n\n[^1]: The 20 m/s figure is only for comparison.", "72", "20"),
+        # a bold closing line with a currency before a table of what was computed
+        ("$$A = 1000 \\cdot 1.05^3 = 1157.625$$\n\nRounded to the nearest cent, the balance is **\\$1157.63**.\n\n| Quantity | Value |\n|---|---|\n| Interest earned | \\$157.63 |", "1157.63", "1157.625"),
+    ],
+)  # fmt: skip
+def test_a_closing_line_after_the_last_formula(
+    verifier: MathVerifier, reply: str, right: str, other: str
+) -> None:
+    assert verifier.verify(reply, right).reason == "correct", reply
+    assert verifier.verify(reply, other).reason == "wrong", reply
+
+
+def test_a_plain_closing_line_before_a_table_is_no_conclusion(verifier: MathVerifier) -> None:
+    # without bold, a line before a table is one more line of the work: the last formula stands
+    reply = "$$A = 1157.625$$\n\nRounded, the balance is 1157.63.\n\n| Quantity | Value |\n|---|---|\n| Principal | 1000 |"
+    assert verifier.verify(reply, "1157.63").reason == "wrong"

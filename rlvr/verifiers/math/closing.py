@@ -16,8 +16,8 @@ from rlvr.verifiers.math.vocab import VALUE_WORDS
 
 _UNIT_ADJECTIVES = frozenset({"square", "cubic", "cube"})
 _STATED_RE = re.compile(
-    r"\b(?:is|are|equals|was|were)\s+(?P<bold>\*\*|__)?\s*(?P<value>-?\d+(?:,\d+)*(?:\.\d+)?(?:/\d+)?)\s*(?P=bold)?"
-    r"(?P<words>(?:\s+[A-Za-z]+){0,3})\s*[.!]?\s*\Z"
+    r"\b(?:is|are|equals|was|were)\s+(?P<bold>\*\*|__)?\s*(?:\\?\$)?(?P<value>-?\d+(?:,\d+)*(?:\.\d+)?(?:/\d+)?)\s*(?P=bold)?"
+    r"(?P<words>(?:\s+[A-Za-z]+(?:/[A-Za-z]+)?[\u00b2\u00b3]?){0,3})\s*[.!]?\s*\Z"  # (units: `km/h`, `cm²`)
 )
 _SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?](?:\s|\Z)|\n")
 
@@ -37,8 +37,11 @@ def stated_after_formula(after: str) -> str | None:
 
 
 # a blockquote marker, a list bullet or a heading before a closing line; a bold that wraps all of it
-_LINE_MARKUP_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+][ \t]+|#+[ \t]+)?")
+# (a numbered list's marker too: `4. **The average speed is 72 km/h.**` closes a list of steps)
+_LINE_MARKUP_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+][ \t]+|#+[ \t]+|\d{1,2}[.)][ \t]+)?")
 _WRAPPED_BOLD_RE = re.compile(r"^(\*\*|__)(?=\S)(.+?)(?<=\S)\1[ \t]*\Z")
+_TRAILING_FOOTNOTES_RE = re.compile(r"(?:\n[ \t]*\[\^[^\]\n]+\]:[^\n]*)+\s*\Z")
+_TRAILING_TABLE_RE = re.compile(r"(?:\n[ \t]*\|[^\n]*\|[ \t]*)+\Z")
 _DIGITS_RE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
 
@@ -48,7 +51,13 @@ def closing_statement(after: str) -> str | None:
     of formulas, `> **There are 7 such integers.**`): the conclusion, not the last formula. `after` is the text
     after the last formula. The value must be the line's only number; a blockquoted line (a quote as often as
     the reply's own conclusion) states it only in bold, the emphasis that marks its own answer."""
-    lines = after.rstrip().rsplit("\n", 1)
+    after = _TRAILING_FOOTNOTES_RE.sub("", after.rstrip()).rstrip()  # (a footnote comments on its line)
+    table = _TRAILING_TABLE_RE.search(after)
+    if (
+        table is not None
+    ):  # `... is **\\$1157.63**.` then a table of what was computed: the line before it closes
+        after = after[: table.start()].rstrip()
+    lines = after.rsplit("\n", 1)
     if len(lines) < 2:
         return None  # the formula's own line: `stated_after_formula` reads it
     line = lines[-1]
@@ -57,8 +66,10 @@ def closing_statement(after: str) -> str | None:
     wrapped = _WRAPPED_BOLD_RE.match(body)
     bold = wrapped is not None
     body = wrapped.group(2) if wrapped else body
-    if ">" in (markup.group() if markup else "") and not (bold or re.search(r"(\*\*|__)\d", body)):
-        return None
+    if (">" in (markup.group() if markup else "") or table is not None) and not (
+        bold or re.search(r"(\*\*|__)\\?\$?\d", body)
+    ):
+        return None  # (a quoted line, or one before a table, states its value only in bold)
     if len(_DIGITS_RE.findall(body)) != 1 or _SENTENCE_END_RE.search(body.rstrip(".! \t")):
         return None  # another number, or more than one sentence
     return stated_after_formula(body)
