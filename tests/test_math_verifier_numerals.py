@@ -9,7 +9,13 @@ from __future__ import annotations
 import pytest
 
 from rlvr.verifiers import MathVerifier
-from rlvr.verifiers.math.numerals import cjk_number, locale_number, numerals_in_text, script_digits
+from rlvr.verifiers.math.numerals import (
+    cjk_number,
+    foreign_number,
+    locale_number,
+    numerals_in_text,
+    script_digits,
+)
 
 
 def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
@@ -82,6 +88,19 @@ _RUSSIAN = "Расстояние 15 км, скорость 6 км/ч, значи
         ("Antwort: zwölf Tausend", "12", "wrong"),  # a scale word is no label
         ("Ответ: пять км", "5", "correct"),
         ("Ответ: пять км", "6", "wrong"),
+        ("Antwort: vierundzwanzig", "24", "correct"),  # compounds to 99 in de/fr/es/it/pt/ru
+        ("Antwort: vierundzwanzig", "42", "wrong"),
+        ("Réponse : quatre-vingt-dix-neuf élèves", "99", "correct"),
+        ("Réponse : quatre-vingt-dix-neuf élèves", "80", "wrong"),
+        ("Réponse : vingt et un", "21", "correct"),
+        ("Réponse : vingt trente", "20", "wrong"),  # another number after it: no label
+        ("Respuesta: treinta y cuatro alumnos", "34", "correct"),
+        ("Respuesta: treinta y cuatro alumnos", "30", "wrong"),
+        ("Respuesta: veintidós", "22", "correct"),
+        ("Risposta: ventotto", "28", "correct"),
+        ("Resposta: vinte e quatro", "24", "correct"),
+        ("Ответ: двадцать четыре способа", "24", "correct"),
+        ("Ответ: двадцать четыре способа", "20", "wrong"),
         # labels that change the value
         ("答：3倍", "3", "wrong"),  # three times
         ("답: 30여 명", "30", "wrong"),  # more than thirty
@@ -151,6 +170,32 @@ def test_cjk_number(text: str, value: str | None) -> None:
 )
 def test_locale_number(text: str, value: str | None) -> None:
     assert locale_number(text) == value
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("einundzwanzig", "21"),
+        ("Dreißig", "30"),
+        ("soixante-dix-sept", "77"),
+        ("quatre-vingt-un", "81"),
+        ("quatre-vingts", "80"),
+        ("septante", "70"),
+        ("dieciséis", "16"),
+        ("dieciseis", "16"),
+        ("trentuno", "31"),
+        ("vinte e uma", "21"),
+        ("девяносто девять", "99"),
+        ("once", None),  # English words too: `once`, `um`, `null`, `due`
+        ("um", None),
+        ("null", None),
+        ("due", None),
+        ("zwanzigundvier", None),  # units before tens in German
+        ("vingt vingt", None),
+    ],
+)
+def test_foreign_number(text: str, value: str | None) -> None:
+    assert foreign_number(text) == value
 
 
 def test_script_digits() -> None:
