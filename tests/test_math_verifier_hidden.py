@@ -159,8 +159,9 @@ def test_a_classmates_claim_is_not_the_replys(verifier: MathVerifier) -> None:
         "My classmate claimed the answer is $\\boxed{30}$, but that counts ordered pairs. Each unordered pair is "
         "counted twice, so the correct count is $30 / 2 = 15$."
     )
-    assert _check(verifier, pred, "30", False).get("extracted") is None
-    _check(verifier, "Someone said the answer is $\\boxed{30}$.", "30", False)
+    _check(verifier, pred, "15", True)  # the reply's own words, without the claim, state 15
+    _check(verifier, pred, "30", False)
+    assert _check(verifier, "Someone said the answer is $\\boxed{30}$.", "30", False).get("extracted") is None
     _check(verifier, "A friend of mine thinks it is $\\boxed{30}$.", "30", False)
 
 

@@ -126,7 +126,8 @@ def _in_aside(text: str, start: int, end: int) -> bool:
 
 def asides_unboxed(text: str) -> str | None:
     """`text` with the boxes of its asides read as plain text when a box outside them exists; None when every
-    box is in an aside (no answer was committed); `text` itself when the last box is not in an aside."""
+    box is in an aside (no answer was committed), unless every one is another's claim: then the reply's own words
+    are the rest, without the claims; `text` itself when the last box is not in an aside."""
     boxes = list(outer_boxes(text))
     if not boxes or boxes[-1][2] is None or not _in_aside(text, boxes[-1][0], boxes[-1][1]):
         return text
@@ -138,7 +139,8 @@ def asides_unboxed(text: str) -> str | None:
             break
         asides.append(box)
     else:
-        return None
+        if not all(_reported(_lead(text, b[0])) for b in boxes):
+            return None
     out, pos = [], 0
     for s, e, _ in reversed(asides):
         if s >= pos:
