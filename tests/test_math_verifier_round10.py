@@ -160,3 +160,20 @@ def test_a_plain_closing_line_before_a_table_is_no_conclusion(verifier: MathVeri
     # without bold, a line before a table is one more line of the work: the last formula stands
     reply = "$$A = 1157.625$$\n\nRounded, the balance is 1157.63.\n\n| Quantity | Value |\n|---|---|\n| Principal | 1000 |"
     assert verifier.verify(reply, "1157.63").reason == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold", "reason"),
+    [
+        # a condition that picks one reading of a question the reply says it left open
+        (r"I'm not sure whether it starts at $n=0$ or $n=1$. If it starts at $n = 1$, then the 10th term is $\boxed{29}$.", "29", "no_answer"),
+        (r"If it starts at $n = 1$, then the 10th term is $\boxed{29}$.", "29", "correct"),
+        (r"I'm not sure whether it starts at $n=0$ or $n=1$. If it starts at $n = 1$, the 10th term is $29$. The problem says it starts at $1$, so the answer is $\boxed{29}$.", "29", "correct"),
+        # a template's placeholder is no value
+        (r"I will present my answer as: The final answer is $\boxed{\text{ANSWER}}$.", r"\text{ANSWER}", "no_answer"),
+        (r"So the answer is $\boxed{?}$. I could not finish.", "1", "no_answer"),
+        (r"The answer is $\boxed{A}$.", "A", "correct"),
+    ],
+)  # fmt: skip
+def test_open_readings_and_placeholders(verifier: MathVerifier, reply: str, gold: str, reason: str) -> None:
+    assert verifier.verify(reply, gold).reason == reason

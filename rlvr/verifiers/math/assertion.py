@@ -306,6 +306,21 @@ def _offered_beside(text: str, start: int, end: int, pre: str) -> bool:
     return bool(earlier) and different_values(earlier[-1], value)
 
 
+# a question the reply says it left open (`I'm not sure whether the sequence starts at 0 or 1`): a condition
+# that picks one of its answers states a reading, not the answer
+_UNRESOLVED_RE = re.compile(
+    r"\b(?:not\s+(?:sure|certain|clear)|unsure|unclear|uncertain|ambiguous|don't\s+know|do\s+not\s+know"
+    r"|can't\s+tell|cannot\s+tell)\s+(?:whether|if)\b",
+    re.IGNORECASE,
+)
+# a template's placeholder in the box (`\\boxed{\\text{ANSWER}}`, `\\boxed{your answer}`, `\\boxed{?}`)
+_PLACEHOLDER_RE = re.compile(
+    r"(?:\\text(?:bf|rm)?\s*\{\s*)?(?:answer|your\s+answer(?:\s+here)?|final\s+answer|ans|x{3}|\?+|\.{3}|\\ldots)"
+    r"(?:\s*\})?",
+    re.IGNORECASE,
+)
+
+
 def unasserted(text: str) -> str | None:
     """Why the reply's final value is not asserted (`asked`, `supposed`, `denied`, `rejected`, `hedged`,
     `approximate`, `withdrawn`, `unfinished`), or None when it is (see the module docstring)."""
@@ -319,6 +334,8 @@ def unasserted(text: str) -> str | None:
     if _TO_GRADER_RE.search(pre):
         return "rejected"  # `(Reference solution, for the grader's convenience: the answer is \\boxed{7}.)`
     answer = _answer_of(text[start:end])
+    if _PLACEHOLDER_RE.fullmatch(answer.strip()):
+        return "supposed"  # `I will present my answer as: \\boxed{\\text{ANSWER}}`: a template, not a value
     in_sentence = not _JUDGED_AFTER_RE.match(
         post
     ) and any(  # (`7 fails.` is judged where it stands: rejected)
@@ -351,6 +368,9 @@ def unasserted(text: str) -> str | None:
     condition = _CONDITION_RE.match(pre)
     if condition is not None and _WOULD_RE.search(pre, condition.end()):
         return "supposed"  # `If it were isosceles, the angle would be 45.`: a counterfactual consequent
+    lead = start - len(pre)
+    if condition is not None and _UNRESOLVED_RE.search(text, max(0, lead - 600), lead):
+        return "supposed"  # `I'm not sure whether it starts at n=0 or n=1. If it starts at n = 1, ...`: one reading
     adverb = _HYPOTHETICAL_RE.match(pre)
     if adverb is not None and not _TURN_RE.search(pre, adverb.end()):
         return "supposed"
