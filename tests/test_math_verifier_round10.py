@@ -1,4 +1,4 @@
-"""Findings of red-team round 10 (tests/data/math/external/pending/round10.yaml), each as a rule with its
+"""Findings of red-team round 10 (tests/data/math/external/round10.yaml), each as a rule with its
 counterpart: negated copulas in several languages, an impossibility frame, the answer restated and judged, a
 value kept in reserve, a reading the value depends on, remark sections titled in other languages, answer labels
 of more languages, `(= 0.5)` as a chain link, a reply cut in a part after its box."""

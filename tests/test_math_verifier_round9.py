@@ -1,4 +1,4 @@
-"""Findings of the held-out red-team round 9 (tests/data/math/external/pending/round9.yaml), each as a rule with
+"""Findings of the held-out red-team round 9 (tests/data/math/external/round9.yaml), each as a rule with
 its counterpart: withdrawals in words outside the earlier vocabulary, a later value that names itself the
 correct one, gpt-oss's harmony format, `The answer is: <latex>` lines and equation tags in answer phrases."""
 
