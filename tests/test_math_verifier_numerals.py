@@ -231,6 +231,14 @@ def test_script_digits() -> None:
         ("Answer: 12 lakh", "12", "wrong"),
         ("Answer: ₹1.5 crore", "15000000", "correct"),
         ("Answer: ₹1.5 crore", "1.5", "wrong"),
+        # the scale words of other languages multiply the number before them
+        ("Ответ: 3 тысячи рублей", "3000", "correct"),
+        ("Ответ: 3 тысячи рублей", "3", "wrong"),
+        ("Antwort: 2,5 Millionen Euro", "2500000", "correct"),
+        ("Antwort: 2,5 Millionen Euro", "2.5", "wrong"),
+        ("Antwort: 3 Tausend", "3", "wrong"),
+        ("Respuesta: 3 mil millones", "3000000000", "correct"),
+        ("Respuesta: 3 mil millones", "3000", "wrong"),
     ],
 )
 def test_numerals_in_prose(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
@@ -265,7 +273,10 @@ def test_numerals_in_prose(verifier: MathVerifier, pred: str, gold: str, reason:
             "1,000,00 und 3'250'00 und 12.03.2024",
             "1,000,00 und 3'250'00 und 12.03.2024",
         ),  # malformed: as written
-        ("Rs 3 lakhs", "Rs 300000"),
+        ("Rs 3 lakhs.", "Rs 300000."),
+        ("3 тыс. руб.", "3000 руб."),
+        ("2,500 тысяч", "2,500 тысяч"),  # 2.5 or 2500 thousand
+        ("3 Tausender", "3 Tausender"),  # a word of its own, no scale
     ],
 )
 def test_numerals_in_text(text: str, out: str) -> None:

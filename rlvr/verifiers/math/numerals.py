@@ -6,12 +6,17 @@
 - CJK fractions name the denominator first (`四分之三` 3/4, `3分の2` 2/3, `3분의 2` 2/3, `百分之三十` 30/100);
 - Indian lakh groups are one number only in the exact pattern (`1,00,000`: three digits last, pairs before them),
   apostrophe groups only in threes (`1'250'000`); a decimal comma before a label (`2,5 ч`) is a decimal point;
-- a small number word of another language (`zwölf`, `sept`, `пять`) is its number;
+- number words of another language to 99 are their number (`zwölf`, `vierundzwanzig`, `quatre-vingt-dix`);
 
 each optionally followed by a label that names what it counts or measures, in any script (`个正因数`, `円`, `원`,
 `วิธี`, `ч.`, `Zentimeter`). A label that could change the value makes the answer no numeral here: a scale, a
 multiple, a percent, a bound or an estimate, a fraction, another number, a conjunction (`3倍`, `30以上`, `3 тысячи`,
-`zwölf Tausend`, `3 von 4`). A plain ASCII number with a Latin label is left to the English label rules.
+`zwölf Tausend`, `3 von 4`). A plain ASCII number with a Latin label is left to the English label rules
+(`locale_number`, which `structure.parse_answer` asks first).
+
+A reply's prose is read the same way before its answer is found (`numerals_in_text`, called by `decide`), so that
+the extractor sees each such numeral as the one number it is: `3万元` is 30000 (never 3), `1.250.000` 1250000 (never
+1.25), `12 lakh` and `3 тысячи` are scaled, `四分之三` is 3/4.
 """
 
 from __future__ import annotations
@@ -220,7 +225,7 @@ def numerals_in_text(text: str) -> str:
     `30000元`, `四分之三` -> `3/4`, `๖๐` -> `60`), so that an answer is found as the one number it is (never `3` of
     `3万`). Left as written: a lone CJK digit (`一些`, `第一`), a numeral led by a position (`千万` is also `by all
     means`), Hangul positions without ASCII digits before them, and anything that does not read (`千千万万`)."""
-    text = _INDIAN_SCALE_RE.sub(_indian_scale, _GROUPS_RE.sub(_ungrouped, script_digits(text)))
+    text = _SCALE_WORDS_RE.sub(_scaled, _GROUPS_RE.sub(_ungrouped, script_digits(text)))
     return text if text.isascii() else _TEXT_NUMERAL_RE.sub(_ascii_numeral, text)
 
 
@@ -232,8 +237,31 @@ _GROUPS_RE = re.compile(
     r"|(?P<apostrophe>[1-9]\d{0,2}(?:['\u2019]\d{3})+(?:\.\d+)?)"
     r"|(?P<dots>[1-9]\d{0,2}(?:(?:\.\d{3}){2,}(?:,\d+)?|(?:\.\d{3})+,\d+)))(?![\d,'\u2019]|\.\d)"
 )
-# the Indian scale words after a number (`12 lakh` is 1200000, `1.5 crore` 15000000): never the number alone
-_INDIAN_SCALE_RE = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)[ \t]*(lakhs?|lacs?|crores?)\b", re.IGNORECASE)
+
+
+# the scale words of other languages after a number, which multiply it (`12 lakh` is 1200000, `3 тысячи` 3000,
+# `2,5 Millionen` 2500000, `3 mil millones` 3000000000): never the number alone. English ones are read elsewhere
+# (`vocab.SCALES`); a decimal comma only where it cannot group thousands (`2,500 тысяч` is left as written)
+def _each(words: str, factor: int) -> dict[str, int]:
+    return dict.fromkeys(words.split(), factor)
+
+
+_SCALE_WORDS = (
+    _each("lakh lakhs lac lacs", 10**5)
+    | _each("crore crores", 10**7)
+    | _each("tausend mille mila mil тысяча тысячи тысяч тыс", 10**3)
+    | _each("mio millionen millón millon millones milione milioni milhão milhao milhões milhoes", 10**6)
+    | _each("миллион миллиона миллионов млн", 10**6)
+    | _each(
+        "mrd milliarde milliarden milliard milliards miliardo miliardi bilhão bilhao bilhões bilhoes", 10**9
+    )
+    | _each("миллиард миллиарда миллиардов млрд", 10**9)
+)
+_SCALE_WORD = "|".join(sorted(_SCALE_WORDS, key=len, reverse=True))
+_SCALE_WORDS_RE = re.compile(
+    rf"(?<![\d.,])(\d+(?:\.\d+|,(?!\d{{3}}(?!\d))\d+)?)((?:[ \t]*(?:{_SCALE_WORD})(?![^\W\d_])\.?)+)",
+    re.IGNORECASE,
+)
 
 
 def _ungrouped(m: re.Match[str]) -> str:
@@ -243,9 +271,18 @@ def _ungrouped(m: re.Match[str]) -> str:
     return re.sub("[,'\u2019]", "", m.group())
 
 
-def _indian_scale(m: re.Match[str]) -> str:
-    value = Decimal(m.group(1)) * (10**7 if m.group(2).lower().startswith("crore") else 10**5)
-    return _decimal_text(value)
+def _scaled(m: re.Match[str]) -> str:
+    """A number of `_SCALE_WORDS_RE` times its scale words, in digits."""
+    value = Decimal(m.group(1).replace(",", "."))
+    words = re.findall(r"[^\W\d_]+", m.group(2))
+    for word in words:
+        value *= _SCALE_WORDS[word.lower()]
+    # a stop after a word that is no abbreviation ends the sentence, and stays
+    stop = "." if m.group(2).endswith(".") and words[-1].lower() not in _ABBREVIATIONS else ""
+    return _decimal_text(value) + stop
+
+
+_ABBREVIATIONS = frozenset(_each("mio mrd тыс млн млрд", 1))
 
 
 def _ascii_numeral(m: re.Match[str]) -> str:
