@@ -14,6 +14,7 @@ from rlvr.verifiers.math.numerals import (
     foreign_number,
     locale_number,
     numerals_in_text,
+    qualifies_number,
     script_digits,
 )
 
@@ -196,6 +197,28 @@ def test_locale_number(text: str, value: str | None) -> None:
 )
 def test_foreign_number(text: str, value: str | None) -> None:
     assert foreign_number(text) == value
+
+
+@pytest.mark.parametrize(
+    "after, qualified",
+    [
+        ("以上", True),  # or more
+        ("左右。", True),  # about
+        (" 이상", True),
+        ("개 이상", True),
+        ("くらい", True),
+        (" เท่า", True),  # times
+        (" Prozent", True),
+        (" тысячи", True),
+        ("个正因数。", False),
+        (" 원", False),
+        (" วิธี", False),
+        (" Zentimeter", False),
+        ("元，不是 30 以上", False),  # only its own clause
+    ],
+)
+def test_qualifies_number(after: str, qualified: bool) -> None:
+    assert qualifies_number(after) is qualified
 
 
 def test_script_digits() -> None:

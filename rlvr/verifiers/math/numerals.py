@@ -288,7 +288,7 @@ _ABBREVIATIONS = frozenset(_each("mio mrd тыс млн млрд", 1))
 def _ascii_numeral(m: re.Match[str]) -> str:
     """The numeral `m` found in running text, in ASCII (`m` itself where it does not read)."""
     sign = "-" if m.group("sign") else ""
-    if _qualified_after(m.string, m.end()):
+    if qualifies_number(m.string[m.end() : m.end() + 40]):
         return m.group()
     if m.group("fraction"):
         parts = [_integer(p) if p else 0 for p in m.group(3, 4, 5)]  # whole, denominator, numerator
@@ -310,11 +310,11 @@ def _ascii_numeral(m: re.Match[str]) -> str:
 _CLAUSE_END_RE = re.compile(r"[\n,.;:!?，。；：！？、]")
 
 
-def _qualified_after(text: str, end: int) -> bool:
-    """Whether the words right after a numeral in prose (to the end of its clause, two words at most) change or
-    qualify it (`个以上`, `円くらい`, `여 명`, `이상`): such a numeral is left as written, unread, as its label
-    would leave it in a whole answer (`locale_number`)."""
-    clause = _CLAUSE_END_RE.split(text[end : end + 40], maxsplit=1)[0]
+def qualifies_number(after: str) -> bool:
+    """Whether the words right after a number in prose (`after`, to the end of its clause, two words at most)
+    change or qualify it in another language (`个以上`, `左右`, `円くらい`, `여 명`, `이상`, `เท่า`, `Prozent`): a
+    numeral so qualified is left as written here, as its label leaves it in a whole answer (`locale_number`)."""
+    clause = _CLAUSE_END_RE.split(after[:40], maxsplit=1)[0]
     for word in clause.split()[:2]:
         key = word.lower()
         if any(g in word for g in _GLUED_CHANGERS) or key in _WORD_CHANGERS or key.startswith(_STEM_CHANGERS):
