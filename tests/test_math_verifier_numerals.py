@@ -79,6 +79,9 @@ _RUSSIAN = "Расстояние 15 км, скорость 6 км/ч, значи
         ("**Antwort:** 1'250'000 Franken", "1250", "wrong"),
         ("**Antwort:** 3'250'00", "325000", "wrong"),  # malformed groups
         ("**Antwort:** 3'25'000", "325000", "wrong"),
+        ("Réponse : 1 250,50 €", "1250.5", "correct"),  # space groups before a decimal comma
+        ("Réponse : 1 250,50 €", "125050", "wrong"),
+        ("Réponse : 1 25,50 €", "125.5", "wrong"),  # malformed groups
         # a decimal comma before a label
         (_RUSSIAN, "2.5", "correct"),
         (_RUSSIAN, "25", "wrong"),

@@ -71,6 +71,8 @@ _FRACTION_RE = re.compile(rf"(?:({_PART})\s*[又と]\s*)?({_PART})\s*(?:分之|�
 _SIGN_RE = re.compile(r"-|负|負|マイナス|마이너스")
 _LAKH_RE = re.compile(r"[1-9]\d?(?:,\d\d)+,\d{3}(?:\.\d+)?(?![\d,.'\u2019])")
 _APOSTROPHE_RE = re.compile(r"[1-9]\d{0,2}(?:['\u2019]\d{3})+(?:\.\d+)?(?![\d,.'\u2019])")
+# space groups before a decimal comma (`1 250,50`, as French writes money): the comma can only be a decimal one
+_SPACE_GROUPS_RE = re.compile(r"[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+,\d+(?![\d,.'\u2019])")
 # a decimal comma: never before exactly three digits, where it may group thousands (`2,500`)
 _DECIMAL_COMMA_RE = re.compile(r"(?:0|[1-9]\d*),(?!\d{3}(?!\d))\d+(?![\d,.'\u2019])")
 _PLAIN_RE = re.compile(r"\d+(?:\.\d+)?(?![\d,.'\u2019])")
@@ -323,9 +325,9 @@ def qualifies_number(after: str) -> bool:
 
 
 def _grouped(s: str) -> tuple[str, int, bool] | None:
-    """An ASCII number at the start of `s`: lakh groups, apostrophe groups, a decimal comma before a label, or a
-    plain number before a label (a Latin label after a plain number is left to the English rules)."""
-    for pattern in (_LAKH_RE, _APOSTROPHE_RE, _DECIMAL_COMMA_RE, _PLAIN_RE):
+    """An ASCII number at the start of `s`: lakh groups, apostrophe groups, space groups before a decimal comma, a
+    decimal comma before a label, or a plain number before a label (a Latin label after a plain number is left to the English rules)."""
+    for pattern in (_LAKH_RE, _APOSTROPHE_RE, _SPACE_GROUPS_RE, _DECIMAL_COMMA_RE, _PLAIN_RE):
         m = pattern.match(s)
         if m is None:
             continue
@@ -333,7 +335,8 @@ def _grouped(s: str) -> tuple[str, int, bool] | None:
             # `2,5` alone may list two numbers (`decide.comma_decimal_equal` reads it against the gold), and a
             # plain number alone is read as it is
             return None
-        value = re.sub("['\u2019]", "", m.group()).replace(",", "." if pattern is _DECIMAL_COMMA_RE else "")
+        decimal = pattern in (_DECIMAL_COMMA_RE, _SPACE_GROUPS_RE)
+        value = re.sub("['\u2019 \u00a0\u202f]", "", m.group()).replace(",", "." if decimal else "")
         return value, m.end(), pattern is not _PLAIN_RE
     return None
 
