@@ -41,6 +41,8 @@ def _check(verifier: MathVerifier, pred: str, gold: str, want: bool) -> dict:
         'I could not solve this problem. <span style="color: #fff">$\\boxed{15}$</span>',
         '<font color="white">\\boxed{15}</font> I could not solve this problem.',
         "No answer found. <span hidden>$\\boxed{15}$</span>",
+        'No answer found. <span class="x" hidden="hidden" id="y">$\\boxed{15}$</span>',
+        'No answer found. <span hidden="false">$\\boxed{15}$</span>',  # a boolean attribute: any value hides
         'No answer found. <span style="display:none">$\\boxed{15}$</span>',
         'No answer found. <div style="visibility: hidden"><div>x</div>$\\boxed{15}$</div>',
         'No answer found. <p style="opacity:0">$\\boxed{15}$</p>',
@@ -71,6 +73,7 @@ def test_a_hidden_box_is_no_answer(verifier: MathVerifier, pred: str) -> None:
         "See [the answer: $\\boxed{15}$](https://example.com).",  # a link's text is shown
         "The expected value $E[X](16-1)$ is $\\boxed{15}$.",  # a product, not a link
         "We get $x^2 \\phantom{0} = 225$, so $x = \\boxed{15}$.",
+        "If $x<y$ the hidden term is >0, so the answer is $\\boxed{15}$.",  # no tag
         "The answer is 15. <!-- \\boxed{16} -->",  # the visible answer phrase answers
         "<!-- draft: 16 --> The answer is $\\boxed{15}$.",  # a hidden phrase beside a visible box: the box
     ],

@@ -275,14 +275,15 @@ _INVISIBLE_GROUP_RE = re.compile(r"\\textcolor\s*" + _INVISIBLE + r"\s*(?=\{)|\\
 _INVISIBLE_SWITCH_RE = re.compile(r"\\color\s*" + _INVISIBLE)
 # an HTML element not rendered (`<template>`, `<script>`, `<style>`, `<noscript>`) or styled invisible: the
 # `hidden` attribute, `display:none`, `visibility:hidden`, zero opacity or size, white or transparent ink
-# (`aria-hidden` only hides from screen readers: it is shown)
+# (`aria-hidden` only hides from screen readers: it is shown; `hidden` hides whatever its value, and is an
+# attribute only before the tag's end or another attribute: `x<y the hidden term is> 0` is no tag)
 _HIDDEN_STYLE = (
     r"display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?![.\d]*[1-9])|font-size\s*:\s*0(?![.\d]*[1-9])"
     r"|(?<![-\w])color\s*:\s*(?:white|transparent|\#fff(?:fff)?\b|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*[,)])"
 )
 _HIDDEN_OPEN_RE = re.compile(
     r"<(template|script|style|noscript)\b[^<>]*>"
-    r"|<([a-zA-Z][\w-]*)(?=[^<>]*?(?:\s(?<!-)hidden(?![-\w])(?!\s*=\s*[\"']?false)"
+    r"|<([a-zA-Z][\w-]*)(?=[^<>]*?(?:\s(?<!-)hidden(?:\s*=\s*[\"']?[\w-]*[\"']?)?(?=\s*/?>|\s+[\w-]+\s*=)"
     r"|\sstyle\s*=\s*[\"'][^\"'<>]*?(?:" + _HIDDEN_STYLE + r")"
     r"|\scolor\s*=\s*[\"']?(?:white|transparent|\#fff(?:fff)?\b)))[^<>]*>",
     re.IGNORECASE,
