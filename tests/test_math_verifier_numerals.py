@@ -112,6 +112,11 @@ _RUSSIAN = "Расстояние 15 км, скорость 6 км/ч, значи
         ("答：二十四个以上", "24", "wrong"),  # 24 or more
         ("答：5 x", "5", "wrong"),  # a variable, not a label
         ("答え：1万2千円くらい", "12000", "wrong"),  # about
+        # a count's label that is a plural without s (`vocab.IRREGULAR_PLURALS`)
+        ("N = 1.5 × 10⁴\n\n**Answer:** 1.5 × 10⁴ people", "15000", "correct"),
+        ("N = 1.5 × 10⁴\n\n**Answer:** 1.5 × 10⁴ people", "1.5", "wrong"),
+        (r"\boxed{2 \times 10^3 \text{ children}}", "2000", "correct"),
+        (r"\boxed{2 \times 10^3 \text{ child}}", "2000", "wrong"),  # a singular names no count
     ],
 )
 def test_numerals_of_other_locales(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:

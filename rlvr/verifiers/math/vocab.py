@@ -192,6 +192,8 @@ ORDINALS = _words(
 FRACTION_WORDS = frozenset({f"{w}s" for w in ORDINALS} | {"halves", "quarters"})
 #: Percent words: `12 percent` is 0.12 (or 12 of a hundred), never a count of 12.
 PERCENT_WORDS = _words("percent percentage pct per cent")
+#: Plural nouns that do not end in s: a count's label as well (`1.5 × 10⁴ people`, `3 children`).
+IRREGULAR_PLURALS = _words("people children men women mice geese oxen dice")
 #: Signs: the value's sign is stated in words (`5 negative`, `5 below zero`).
 SIGNS = _words("negative positive zero")
 #: Scale words and the factor each stands for (`5 thousand` is 5000, `3 dozen` is 36): `normalize` applies them.
@@ -287,7 +289,7 @@ def counted_label(words: list[str]) -> bool:
         return closed
     if not 1 <= len(clean) <= 3 or any(w in VALUE_WORDS - PERCENT_WORDS for w in clean):
         return False
-    return clean[-1].endswith("s") or clean[-1] in PERCENT_WORDS
+    return clean[-1].endswith("s") or clean[-1] in PERCENT_WORDS or clean[-1] in IRREGULAR_PLURALS
 
 
 #: Words that start a check of an answer on an instance (`let me verify with n = 10`): see `extract.drop_checks`.
