@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.closing import formula_line
 
 
 @pytest.mark.parametrize(
@@ -177,3 +178,39 @@ def test_a_plain_closing_line_before_a_table_is_no_conclusion(verifier: MathVeri
 )  # fmt: skip
 def test_open_readings_and_placeholders(verifier: MathVerifier, reply: str, gold: str, reason: str) -> None:
     assert verifier.verify(reply, gold).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "right", "other"),
+    [
+        # a chat UI's last line written as a formula without `$`
+        ("Factor: (x − 3)(x + 1) ≥ 0. Roots at −1 and 3.\n\nx ∈ (−∞, −1] ∪ [3, ∞)", "(-\\infty,-1]\\cup[3,\\infty)", "3"),
+        ("The product is positive outside the roots, so\n\n∴ x ∈ (−∞, −2) ∪ (3, ∞)", "(-\\infty,-2)\\cup(3,\\infty)", "(-2,3)"),
+        ("cos θ = ½ ⇒ θ = 60°. (Not 30°, since cos 30° = √3⁄2.)\n\n→ **θ = 60°**", "60^\\circ", "30^\\circ"),
+        ("m = 2 kg, v = 10 m/s.\n\nE = ½ · 2 · 10² = 100", "100", "10"),
+    ],
+)  # fmt: skip
+def test_a_last_line_written_as_a_plain_formula(
+    verifier: MathVerifier, reply: str, right: str, other: str
+) -> None:
+    assert verifier.verify(reply, right).reason == "correct", reply
+    assert verifier.verify(reply, other).reason == "wrong", reply
+
+
+@pytest.mark.parametrize(
+    ("tail", "line"),
+    [
+        ("Roots at −1 and 3.\n\nx ∈ (−∞, −1] ∪ [3, ∞)", "x ∈ (−∞, −1] ∪ [3, ∞)"),
+        ("So\n\n→ **θ = 60°**", "60°"),  # a one-letter name of another script is the label
+        ("We add them up.\n\n2 + 3 = 5 ✓", None),  # a check line
+        ("We solve it.\n\nThe count is 5 = 5", None),  # words: the sentence rules read it
+        ("We solve it.\n\nx + 3", None),  # no relation
+        ("We solve it.\n\n$x = 5$", None),  # a math span: read as one
+    ],
+)
+def test_formula_line(tail: str, line: str | None) -> None:
+    assert formula_line(tail) == line
+
+
+def test_a_false_link_in_a_formula_line_is_wrong(verifier: MathVerifier) -> None:
+    assert verifier.verify("Step 1.\n\nE = ½ · 2 · 10² = 99", "99").reason == "wrong"

@@ -73,3 +73,31 @@ def closing_statement(after: str) -> str | None:
     if len(_DIGITS_RE.findall(body)) != 1 or _SENTENCE_END_RE.search(body.rstrip(".! \t")):
         return None  # another number, or more than one sentence
     return stated_after_formula(body)
+
+
+# a reply's last line written as a formula in plain unicode, as chat UIs do (`x ∈ (−∞, −1] ∪ [3, ∞)`,
+# `➡️ f′(2) = 5`): an opening arrow or `∴` leads it; a relation or a set operation is in it; no word but a
+# one-letter name (prose states its value in words: the sentence rules read it) and no check mark after it
+_FORMULA_LEAD_RE = re.compile(r"^[ \t]*(?:[-*+>][ \t]+)?(?:[\u2234\u21d2\u2192\u27a1]\ufe0f?[ \t]*)?")
+_RELATION_RE = re.compile(r"[=\u2208\u2264\u2265<>\u222a]")
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+_CHECKED_RE = re.compile(r"[\u2713\u2714\u2705]\ufe0f?\s*$")
+
+
+def formula_line(tail: str) -> str | None:
+    """The reply's last line when it is a formula written without `$` (see above), else None."""
+    line = tail.rstrip().rsplit("\n", 1)[-1]
+    line = line[_FORMULA_LEAD_RE.match(line).end() :].strip().rstrip(".")  # type: ignore[union-attr]
+    line = re.sub(r"^(\*\*|__)(.+)\1$", r"\2", line).strip()  # `→ **θ = 60°**`: a bold line
+    if (
+        not line
+        or len(line) > 200
+        or "$" in line
+        or not _RELATION_RE.search(line)
+        or not re.search(r"[\d\u221e]", line)
+        or _WORD_RE.search(line.replace("\u221e", ""))
+        or _CHECKED_RE.search(line)
+    ):
+        return None
+    # a one-letter name of any script is the answer's label (`θ = 60°`, `x ∈ ...` keeps its relation)
+    return re.sub(r"^[^\W\d_]\s*=\s*", "", line) if not line.isascii() else line

@@ -41,7 +41,7 @@ from rlvr.verifiers.math.boxes import (
     last_boxed,
     outer_boxes,
 )
-from rlvr.verifiers.math.closing import closing_statement, stated_after_formula
+from rlvr.verifiers.math.closing import closing_statement, formula_line, stated_after_formula
 from rlvr.verifiers.math.code_blocks import read_code
 from rlvr.verifiers.math.commitment import (
     _SECTION_RE,
@@ -400,7 +400,11 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             unglued = _GLUED_OR_RE.sub(" or ", bare)  # `W(x)=1orW(x)=-1`: a connective, not a word
             latex_only = re.sub(r"\\text\s*\{[^{}]{0,30}\}", " ", unglued)  # `2 \text{ million}`: LaTeX
             if (
-                len(bare) <= 300 and "$" not in bare and "~~" not in bare and not _is_prose(latex_only)
+                len(bare) <= 300
+                and "$" not in bare
+                and "~~" not in bare
+                and not re.search(r"\n\s*\n", bare)  # (paragraphs are steps: the last one is read below)
+                and not _is_prose(latex_only)
             ):  # `~~7~~` is struck out, not stated  # the whole reply is the answer
                 return Extraction(re.sub(r"^(\*\*|__)(.+)\1$", r"\2", bare), "whole")  # `**7**`: bold
             if cut_off(text):
@@ -416,6 +420,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                     : aside.start()
                 ]  # `... $120^\\circ$. (The exterior angle is $60^\\circ$.)`: an aside
             spans = list(_MATH_SPAN_RE.finditer(tail))
+            if not spans and (line := formula_line(tail)) is not None:
+                return Extraction(line, "last_math")  # `x ∈ (−∞, −1] ∪ [3, ∞)` as a chat UI's last line
             total = table_total(tail) if spans else None
             if total is not None:  # `| **Total** | **\$12** |` after the rows' formulas: the table's answer
                 return Extraction(total, "conclusion")
