@@ -16,6 +16,7 @@ values that no such sentence committed to; a box denied where it stands (`not \\
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from rlvr.verifiers.math.assertion import negated_frame, unasserted
@@ -88,8 +89,10 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
     """(start, end, value) of the numbers answer phrases state outside any box (`The answer is 12.`); a
     phrase whose answer is a box is that box, already counted."""
     found = []
+    starts = [s for s, _, _ in boxes]  # (in order and apart: the box holding a phrase is found by bisection)
     for m in _PHRASE_RE.finditer(text):
-        if any(s <= m.start() < e for s, e, _ in boxes):
+        k = bisect.bisect_right(starts, m.start()) - 1
+        if k >= 0 and m.start() < boxes[k][1]:
             continue
         after = text[m.end() : m.end() + 200]
         if _NEGATED_RE.match(after) or re.match(r"[\s$]*\\(?:boxed|fbox)\b", after):
