@@ -86,6 +86,12 @@ _RUSSIAN = "Расстояние 15 км, скорость 6 км/ч, значи
         (_RUSSIAN, "2.5", "correct"),
         (_RUSSIAN, "25", "wrong"),
         ("Ответ: 2,500 руб.", "2.5", "wrong"),  # before three digits a comma may group thousands
+        ("Ответ: 1,5·10⁴", "15000", "correct"),  # a decimal comma in scientific notation
+        ("Ответ: 1,5·10⁴", "1.5", "wrong"),
+        ("Antwort: 2,5 \\times 10^{-3}", "0.0025", "correct"),
+        ("Antwort: 1,500 · 10^3", "1500", "wrong"),  # 1.5 or 1500 before the power: unread
+        ("答：30％", r"30\%", "correct"),  # full-width percent
+        ("答：30％", r"3\%", "wrong"),
         # number words of other languages, with a unit after them
         ("Antwort: zwölf Zentimeter", "12", "correct"),
         ("Antwort: zwölf Zentimeter", "11", "wrong"),
@@ -175,6 +181,8 @@ def test_cjk_number(text: str, value: str | None) -> None:
         ("30 мин или 2 ч", None),  # more than a label
         ("3 тысячи", None),
         ("3 π", None),
+        ("1,5\\cdot 10^{4}", "15000"),
+        ("1,500\\cdot 10^{3}", None),  # 1.5 or 1500 before the power
     ],
 )
 def test_locale_number(text: str, value: str | None) -> None:

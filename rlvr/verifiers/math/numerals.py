@@ -75,6 +75,11 @@ _APOSTROPHE_RE = re.compile(r"[1-9]\d{0,2}(?:['\u2019]\d{3})+(?:\.\d+)?(?![\d,.'
 _SPACE_GROUPS_RE = re.compile(r"[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+,\d+(?![\d,.'\u2019])")
 # a decimal comma: never before exactly three digits, where it may group thousands (`2,500`)
 _DECIMAL_COMMA_RE = re.compile(r"(?:0|[1-9]\d*),(?!\d{3}(?!\d))\d+(?![\d,.'\u2019])")
+# a decimal comma in scientific notation (`1,5·10⁴`, `2,5 \\times 10^{-3}`): no list is written so (not before
+# exactly three digits, where it may group thousands)
+_SCIENTIFIC_RE = re.compile(
+    r"((?:0|[1-9]\d*),(?!\d{3}(?!\d))\d+)\s*(?:\\cdot|\\times)\s*10\s*\^\s*(?:\{\s*(-?\d+)\s*\}|(-?\d))(?![\d.,])"
+)
 _PLAIN_RE = re.compile(r"\d+(?:\.\d+)?(?![\d,.'\u2019])")
 
 
@@ -84,7 +89,7 @@ def locale_number(text: str) -> str | None:
     s = text.strip().rstrip("。.").strip()
     sign = _SIGN_RE.match(s)
     body = s[sign.end() :].lstrip() if sign else s
-    for read in (_fraction, _cjk_decimal, _positional, _grouped, _worded):
+    for read in (_fraction, _cjk_decimal, _positional, _scientific, _grouped, _worded):
         found = read(body)
         if found is not None:
             value, end, latin = found
@@ -322,6 +327,15 @@ def qualifies_number(after: str) -> bool:
         if any(g in word for g in _GLUED_CHANGERS) or key in _WORD_CHANGERS or key.startswith(_STEM_CHANGERS):
             return True
     return False
+
+
+def _scientific(s: str) -> tuple[str, int, bool] | None:
+    """A number in scientific notation with a decimal comma at the start of `s` (`1,5 \\cdot 10^{4}` 15000)."""
+    m = _SCIENTIFIC_RE.match(s)
+    if m is None:
+        return None
+    value = Decimal(m.group(1).replace(",", ".")).scaleb(int(m.group(2) or m.group(3)))
+    return _decimal_text(value), m.end(), True
 
 
 def _grouped(s: str) -> tuple[str, int, bool] | None:

@@ -58,6 +58,12 @@ _UNICODE = {
     "\u2796": "-",
     "\ufe63": "-",
     "\uff0d": "-",
+    "\uff05": "%",  # full-width percent, plus, equals, slash and brackets, as CJK replies write them
+    "\uff0b": "+",
+    "\uff1d": "=",
+    "\uff0f": "/",
+    "\uff08": "(",
+    "\uff09": ")",
     "×": r"\times ",
     "·": r"\cdot ",
     "⋅": r"\cdot ",
