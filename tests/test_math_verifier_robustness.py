@@ -128,6 +128,26 @@ def test_deeply_nested_correct_answers_stay_correct(depth: int) -> None:
     assert verifier.verify("\\boxed{" + "\\sqrt{" * depth + "1" + "}" * depth + "}", "1").passed
 
 
+@pytest.mark.parametrize("depth", [150, 300])
+def test_a_300_deep_fraction_stays_correct_and_the_recursion_limit_is_restored(depth: int) -> None:
+    # the parser and evaluators recurse per level: a verification runs with `deadline.RECURSION_ROOM` frames and
+    # gives the interpreter's limit back after it
+    import sys
+    from fractions import Fraction
+
+    limit = sys.getrecursionlimit()
+    verifier = MathVerifier(in_process=True)
+    nested = "\\frac{1}{" * depth + "2" + "}" * depth
+    assert verifier.verify("$\\boxed{" + nested + "}$", "2" if depth % 2 == 0 else "\\frac{1}{2}").passed
+    assert not verifier.verify("$\\boxed{" + nested + "}$", "1").passed
+    continued, value = "1", Fraction(1)
+    for _ in range(depth):
+        continued, value = "1+\\frac{1}{" + continued + "}", 1 + 1 / value
+    gold = f"\\frac{{{value.numerator}}}{{{value.denominator}}}"
+    assert verifier.verify("$\\boxed{" + continued + "}$", gold).passed
+    assert sys.getrecursionlimit() == limit
+
+
 def test_the_fast_stage_has_a_deadline() -> None:
     """Past `fast_timeout_s` the in-process stage stops at its next check and answers `timeout`."""
     verifier = MathVerifier(in_process=True, fast_timeout_s=1e-9)

@@ -9,6 +9,7 @@ verifier opens `within(seconds)` around one verification and the loops and recur
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -92,3 +93,31 @@ def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
         ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc else None
     )
+
+
+#: Frames a verification may recurse: the parser and the evaluators recurse once per nesting level (~8 frames a
+#: level), so the interpreter's default of 1000 would refuse a correct 150-deep continued fraction. Python 3.11
+#: keeps pure-Python calls off the C stack, and the answer's size (`max_answer_chars`) bounds the nesting.
+RECURSION_ROOM = 20_000
+_room_lock = threading.Lock()
+_room_users = 0
+_room_saved = 0
+
+
+@contextmanager
+def recursion_room() -> Iterator[None]:
+    """Run the block with the recursion limit at least `RECURSION_ROOM` (the limit is the interpreter's, one
+    per process: the first block in raises it, the last one out restores it)."""
+    global _room_users, _room_saved
+    with _room_lock:
+        if _room_users == 0:
+            _room_saved = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_room_saved, RECURSION_ROOM))
+        _room_users += 1
+    try:
+        yield
+    finally:
+        with _room_lock:
+            _room_users -= 1
+            if _room_users == 0:
+                sys.setrecursionlimit(_room_saved)

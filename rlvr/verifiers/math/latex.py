@@ -70,7 +70,9 @@ class _Parser:
     def enter(self) -> None:
         check_deadline()
         self.depth += 1
-        if self.depth > 150:  # ~8 Python frames a level; a RecursionError before this is a parse error too
+        if (
+            self.depth > 1000
+        ):  # ~8 frames a level (`deadline.RECURSION_ROOM`); a RecursionError is a parse error too
             raise LatexParseError("expression nested too deeply")
 
     # -- grammar ------------------------------------------------------------------------------------

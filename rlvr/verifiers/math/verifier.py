@@ -34,7 +34,7 @@ from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.base import Verifier, verifier
 from rlvr.verifiers.math import compare as cmp
 from rlvr.verifiers.math.config import MathVerifierConfig
-from rlvr.verifiers.math.deadline import DeadlineExceeded, HardDeadline, interrupting, within
+from rlvr.verifiers.math.deadline import DeadlineExceeded, HardDeadline, interrupting, recursion_room, within
 from rlvr.verifiers.math.decide import decide
 from rlvr.verifiers.math.gold import Gold, parse_gold
 
@@ -198,7 +198,7 @@ class MathVerifier(Verifier):
         """The verdict, or None when only the sympy stage can decide; `timeout` past the stage's deadline."""
         budget = self.config.fast_timeout_s if not opts.allow_sympy else self.config.timeout_s
         try:
-            with within(budget):
+            with within(budget), recursion_room():
                 return self._decide(completion, reference, opts)
         except DeadlineExceeded:
             return Verdict.fail(
