@@ -222,3 +222,24 @@ def test_many_answer_phrases_with_boxes_are_read_in_linear_time() -> None:
     verifier = MathVerifier(in_process=True, fast_timeout_s=5.0)
     verdict = verifier.verify(r"the answer is \boxed{1} " * 16_000, "1")
     assert verdict.reason == "correct", verdict
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold", "reason"),
+    [
+        # a number qualified in another language is not stated plainly (were false positives against 30)
+        ("答：30以上", "30", "wrong"),
+        ("答：30左右", "30", "wrong"),
+        ("답: 30 이상", "30", "wrong"),
+        ("答え：30くらい", "30", "wrong"),
+        # a character of a script written without spaces after it is a word (its unit), not a variable
+        ("答：盈利 30000 元", "30000", "correct"),
+        ("答：上半年共盈利 3 万元，即 30000 元。", "30000", "correct"),
+        ("答：上半年共盈利 3 万元，即 30000 元。", "3", "wrong"),
+        ("Answer: 3 x", "3", "wrong"),  # a Latin letter still is a variable
+    ],
+)
+def test_numbers_in_answer_lines_of_unspaced_scripts(
+    verifier: MathVerifier, reply: str, gold: str, reason: str
+) -> None:
+    assert verifier.verify(reply, gold).reason == reason

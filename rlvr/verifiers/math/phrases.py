@@ -293,9 +293,22 @@ def _plain_number_in_prose(rest: str, number: re.Match[str]) -> bool:
         return False  # `7 ** 2`, `7!`, `7-ish`, `7 ✗`
     if any(w.lower() in ("below", "under", "negative", "minus") for w in after[:4]):
         return False  # `7 degrees Celsius below zero`
+    if _QUALIFIED_AFTER_RE.match(rest[number.end() :]):
+        return False  # `答：30以上`, `30左右`, `답: 30 이상`: qualified in another language
+    # (one letter after it is a variable, `3 x`, but a character of a script written without spaces is a word:
+    # `30000 元`, `3 万`)
     return not after or (
-        after[0].lower() not in VALUE_WORDS and (len(after[0]) > 1 or not after[0].isalpha())
+        after[0].lower() not in VALUE_WORDS
+        and (len(after[0]) > 1 or not after[0].isalpha() or _UNSPACED_SCRIPT_RE.match(after[0]) is not None)
     )
+
+
+# words right after a number that bound or approximate it, in scripts written without spaces (CJK, Korean, Thai)
+_QUALIFIED_AFTER_RE = re.compile(
+    r"\s*(?:以上|以下|以内|未満|未满|左右|前後|前后|多|余|くらい|ぐらい|ほど|程度|近く|倍"
+    r"|이상|이하|미만|초과|정도|쯤|가량|여|넘|เท่า|กว่า|ขึ้นไป)"
+)
+_UNSPACED_SCRIPT_RE = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 # a qualifier of another language right before a number (a word of its own in a spaced script; CJK ones glue)
