@@ -321,6 +321,51 @@ _PLACEHOLDER_RE = re.compile(
 )
 
 
+# an example or a hypothesis opening a conditional (`For example, if ...`, `Hypothetically, if ...`)
+_EXAMPLE_OPENER_RE = re.compile(
+    r"(?:for\s+(?:example|instance)|e\.\s?g\.|say|hypothetically|in\s+theory)\s*,?\s*", re.IGNORECASE
+)
+
+
+def _counterfactual(pre: str) -> bool:
+    """Whether the sentence before a value is a counterfactual condition with a modal consequent (`If it were
+    isosceles, the angle would be`), after an optional example opener (`For example, if the side were 4, ...`)."""
+    opener = _EXAMPLE_OPENER_RE.match(pre)
+    rest = pre[opener.end() :] if opener else pre
+    condition = _CONDITION_RE.match(rest)
+    return condition is not None and _WOULD_RE.search(rest, condition.end()) is not None
+
+
+def after_supposition(text: str) -> str | None:
+    """The reply after the sentence of its final value when that value is only supposed and values follow
+    (`... the area would be \\boxed{16}. In our problem the side is 6, so the area is 36.`), else None."""
+    found = _final_value(text)
+    if found is None:
+        return None
+    start, end, _ = found
+    _, post, stop = _sentence_around(text, start, end)
+    rest = text[end + len(post) + len(stop) :]
+    return rest if _VALUE_RE.search(rest) else None
+
+
+# a sentence opened by a correction label after the answer (`Correction: ... it is π/3`, `不对，... 所以概率为 1/36`)
+_REVISION_OPENING_RE = re.compile(
+    r"(?:^|(?<=[.!?\u3002\n]))[ \t*_>]*(?:correction|erratum|corrigendum|\u4e0d\u5bf9|\u9519\u4e86"
+    r"|\u043d\u0435\u0432\u0435\u0440\u043d\u043e|korrektur|rectificaci\u00f3n)[ \t*_]*[:\uff1a,\uff0c]",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _revision_after(text: str, pos: int) -> int | None:
+    """Where a sentence after `pos` opened by a correction label ends its label, when a value follows in its
+    paragraph (`\\boxed{\\frac{\\pi}{4}}\n\nCorrection: ... it is $\\frac{\\pi}{3}$.`): the answer is revised."""
+    m = _REVISION_OPENING_RE.search(text, pos, pos + 2000)
+    if m is None:
+        return None
+    paragraph = re.split(r"\n\s*\n", text[m.end() : m.end() + 2000], maxsplit=1)[0]
+    return m.end() if _VALUE_RE.search(paragraph) else None
+
+
 def unasserted(text: str) -> str | None:
     """Why the reply's final value is not asserted (`asked`, `supposed`, `denied`, `rejected`, `hedged`,
     `approximate`, `withdrawn`, `unfinished`), or None when it is (see the module docstring)."""
@@ -341,7 +386,11 @@ def unasserted(text: str) -> str | None:
     ) and any(  # (`7 fails.` is judged where it stands: rejected)
         withdraws(c) for c in _CLAUSE_CUT_RE.split(post.lstrip("$} ")) if not _VALUE_RE.search(c)
     )
-    if in_sentence or withdrawn_after(text, end + len(post), answer):
+    if (
+        in_sentence
+        or withdrawn_after(text, end + len(post), answer)
+        or _revision_after(text, end + len(post))
+    ):
         return "withdrawn"  # `\\boxed{7}. Just kidding.`, `\\boxed{7}, which is wrong.`, `\\boxed{7} (just kidding)`
     if sole and (
         _HEDGED_AFTER_RE.match(text[end : end + _REACH]) or _other_word(text[start:end], text[end:])
@@ -359,6 +408,8 @@ def unasserted(text: str) -> str | None:
         # `\\boxed{8} (Note that \\boxed{7} would be wrong.)`, `is it \\boxed{20}? No: 24.`: the reply states
         # other values; which one answers is for the other rules to weigh, unless the value's own clause
         # judged it (`My first instinct was \\boxed{7}, but ... 9`)
+        if sole and _counterfactual(pre):
+            return "supposed"  # `For example, if the side were 4, the area would be \\boxed{16}. In our ...`
         return "rejected" if sole and _JUDGED_BEFORE_RE.search(clause) else None
     if "?" in stop or "\uff1f" in stop or _ASKED_AFTER_RE.match(post) or _ASKED_PARTICLE_RE.match(post):
         return "asked"
@@ -395,6 +446,8 @@ def after_withdrawal(text: str) -> str | None:
     start, end, _ = found
     _, post, _ = _sentence_around(text, start, end)
     at = withdrawal_end(text, end + len(post), _answer_of(text[start:end]))
+    if at is None:
+        at = _revision_after(text, end + len(post))
     if at is None:
         return None
     rest = text[at:]

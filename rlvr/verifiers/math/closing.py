@@ -40,6 +40,7 @@ def stated_after_formula(after: str) -> str | None:
 # (a numbered list's marker too: `4. **The average speed is 72 km/h.**` closes a list of steps)
 _LINE_MARKUP_RE = re.compile(r"^[ \t]*(?:>[ \t]*)*(?:[-*+][ \t]+|#+[ \t]+|\d{1,2}[.)][ \t]+)?")
 _WRAPPED_BOLD_RE = re.compile(r"^(\*\*|__)(?=\S)(.+?)(?<=\S)\1[ \t]*\Z")
+_COLON_BOLD_RE = re.compile(r":[ \t]*(\*\*|__)(-?\d+(?:,\d{3})*(?:\.\d+)?)\1[ \t]*[.!]?[ \t]*\Z")
 _TRAILING_FOOTNOTES_RE = re.compile(r"(?:\n[ \t]*\[\^[^\]\n]+\]:[^\n]*)+\s*\Z")
 _TRAILING_TABLE_RE = re.compile(r"(?:\n[ \t]*\|[^\n]*\|[ \t]*)+\Z")
 _DIGITS_RE = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
@@ -72,6 +73,9 @@ def closing_statement(after: str) -> str | None:
         return None  # (a quoted line, or one before a table, states its value only in bold)
     if len(_DIGITS_RE.findall(body)) != 1 or _SENTENCE_END_RE.search(body.rstrip(".! \t")):
         return None  # another number, or more than one sentence
+    colon = _COLON_BOLD_RE.search(body)
+    if colon is not None:  # `The question asks for the number of real zeros: **3**.`: bold after a colon
+        return colon.group(2)
     return stated_after_formula(body)
 
 

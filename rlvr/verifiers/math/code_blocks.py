@@ -11,7 +11,9 @@ import re
 _FENCE_RE = re.compile(r"```[ \t]*([A-Za-z0-9_+#.-]*)[ \t]*\n(.*?)(?:```|\Z)", re.S)
 _INLINE_RE = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
 # the tags of a block that shows a value (output, text, data) rather than a program
-_SHOWN = {"", "output", "text", "txt", "plaintext", "plain", "latex", "tex", "math", "console", "stdout"} | {
+# (not `latex`/`tex`: a LaTeX source listing is the code of a formula, shown as code, not as the formula; `math`
+# blocks render as math)
+_SHOWN = {"", "output", "text", "txt", "plaintext", "plain", "math", "console", "stdout"} | {
     "json", "yaml", "yml", "csv", "markdown", "md",
 }  # fmt: skip
 

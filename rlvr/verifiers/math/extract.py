@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.asides import asides_unboxed
-from rlvr.verifiers.math.assertion import after_withdrawal, unasserted
+from rlvr.verifiers.math.assertion import after_supposition, after_withdrawal, unasserted
 from rlvr.verifiers.math.atoms import (
     _MATH_SPAN_RE,
     _NUMBER_RE,
@@ -169,6 +169,21 @@ def _assignments_joined(text: str, first: re.Match[str], second: re.Match[str]) 
     )
 
 
+# `$x = 4$. Also $x = 9$.`: the same name assigned again after `also`, `or`, `another ... is`: two answers
+_ALSO_GAP_RE = re.compile(
+    r"^[\s$.,;]*(?:and\s+)?(?:also|additionally|or|another(?:\s+\w+)?\s+is|as\s+well)\b[\s,:]*$",
+    re.IGNORECASE,
+)
+
+
+def _also_assigned(text: str, first: re.Match[str], second: re.Match[str]) -> bool:
+    """Whether two spans assign the same name, joined by `Also` (see above)."""
+    a = _ASSIGNMENT_RE.match(next(g for g in first.groups() if g is not None))
+    b = _ASSIGNMENT_RE.match(next(g for g in second.groups() if g is not None))
+    gap = text[first.end() : second.start()]
+    return a is not None and b is not None and a.group(1) == b.group(1) and bool(_ALSO_GAP_RE.match(gap))
+
+
 _TEXT_LABEL_RE = re.compile(r"^\s*\\(?:text|mathrm)\s*\{[^{}]*\}\s*=\s*([^=]+)$")
 
 
@@ -312,7 +327,11 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     if (
         why is not None
     ):  # `Suppose the answer is \\boxed{7}.`, `\\boxed{7}. Just kidding.`: the final value is not asserted
-        rest = after_withdrawal(text) if why == "withdrawn" and revisions > 0 else None
+        rest = None if revisions <= 0 else after_withdrawal(text) if why == "withdrawn" else None
+        if rest is None and why == "supposed" and revisions > 0:
+            rest = after_supposition(
+                text
+            )  # `... would be \\boxed{16}. In our problem ..., so the area is 36.`
         # `\\boxed{18}. Wait, I made a mistake. It should be 36.`: what follows the withdrawal answers, if anything
         return extract_answer(rest, methods, revisions - 1) if rest is not None else None
     for method in methods:
@@ -446,6 +465,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                     joined = [next(g for g in sp.groups() if g is not None).strip() for sp in spans[k:]]
                     if not any(_is_prose(part) for part in joined):
                         return Extraction(", ".join(joined), "last_math")
+                if content and len(spans) > 1 and _also_assigned(tail, spans[-2], spans[-1]):
+                    return None  # `$x = 4$. Also $x = 9$.`: a second answer, not a revision
                 if content and _labelled_beside(tail, spans):
                     return (
                         None  # `$$\\text{Total} = 8$$ $$\\text{Rows} = 7$$`: two labelled values, no answer

@@ -18,6 +18,7 @@ from rlvr.verifiers.math.atoms import (
 from rlvr.verifiers.math.commitment import (
     Screened,
     guess_contested,
+    is_hedge,
     rejected_after,
     same_value,
     screen,
@@ -136,6 +137,8 @@ _EQUIVALENT_RE = re.compile(
 )
 
 
+_BRACKETED_REMARK_RE = re.compile(r"\s*\(([^()]{1,300})\)")
+_ASSIGNED_NAME_RE = re.compile(r"^\s*[A-Za-z]\s*=\s*")
 _BRACKETED_EQUAL_RE = re.compile(r"^([^()=]{1,80}?)\s*\(\s*=\s*([^()=]{1,80}?)\s*\)\.?$")
 _SEMICOLON_LIST_RE = re.compile(r"-?\d+(?:\.\d+)?(?:[ \t]*;[ \t]*-?\d+(?:\.\d+)?)+")
 
@@ -194,6 +197,14 @@ def _clean_phrase_answer(rest: str) -> str:
     if span and span.start() < 3:
         first = next(g for g in span.groups() if g is not None)
         more = alternatives_after(rest[span.end() :], first.strip())
+        remark = _BRACKETED_REMARK_RE.match(rest[span.end() :])
+        if not more and remark is not None and is_hedge(remark.group(1)):
+            # `$x = 2$ (... the other candidate $x = -2$ may be the intended one)`: offered beside it
+            more = [
+                v
+                for v in (g for m in _MATH_SPAN_RE.finditer(remark.group(1)) for g in m.groups() if g)
+                if not same_value(_ASSIGNED_NAME_RE.sub("", v), _ASSIGNED_NAME_RE.sub("", first))
+            ][:1]
         return ", ".join([first.strip(), *more]) if more else first
     rest = re.split(r"(?<!\d)(?<!\bi\.e)(?<!\be\.g)\.(?:\s|$)|\.\s+(?=[A-Z])", rest, maxsplit=1)[
         0
