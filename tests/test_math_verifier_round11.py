@@ -65,3 +65,14 @@ def test_round_11_replies_without_one_answer(verifier: MathVerifier, reply: str,
 )
 def test_round_11_counterparts_stay_right(verifier: MathVerifier, reply: str, gold: str) -> None:
     assert verifier.verify(reply, gold).reason == "correct", reply
+
+
+NOTE = r"Thus, the coefficient of $x^3$ is $\boxed{80}$. (Note the coefficient of $x^2$ would be $\binom{5}{2}\cdot 4 \cdot (-1)^3 = -40$.)"
+
+
+def test_a_remark_on_another_quantity_offers_no_second_answer(verifier: MathVerifier) -> None:
+    assert verifier.verify(NOTE, "80").reason == "correct"
+    assert verifier.verify(NOTE, "-40").reason == "wrong"
+    # a remark that offers a choice still hedges
+    hedged = r"Thus $\boxed{80}$. (Note the coefficient would be $-40$, or maybe $40$.)"
+    assert verifier.verify(hedged, "80").reason == "wrong"

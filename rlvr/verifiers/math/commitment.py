@@ -345,6 +345,23 @@ def rederivations(after: str, committed: str) -> tuple[str, list[str]]:
     return "".join(out) + after[pos:], offered
 
 
+# a remark on another quantity (`(Note the coefficient of $x^2$ would be $-40$.)`): a counterfactual about
+# something else offers no second answer, unless it names the answer or offers a choice (`or`, `maybe`, `?`)
+_REMARK_OPENING_RE = re.compile(
+    r"^[\s(*_]*(?:note|remark|for\s+comparison|by\s+the\s+way|incidentally|as\s+an\s+aside)\b", re.IGNORECASE
+)
+_CHOICE_RE = re.compile(r"\b(?:answer|or|maybe|perhaps|possibly|alternatively)\b|\?", re.IGNORECASE)
+
+
+def _remark_on_another(clause: str) -> bool:
+    """Whether a clause after the answer is a remark's counterfactual about another quantity (see above)."""
+    return bool(
+        _REMARK_OPENING_RE.match(clause)
+        and re.search(r"\bwould\b", clause, re.IGNORECASE)
+        and not _CHOICE_RE.search(clause)
+    )
+
+
 _TABLE_ROW_RE = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*$", re.MULTILINE)
 
 
@@ -385,7 +402,7 @@ def screen(after: str, committed: str) -> Screened:
         # a question, doubt or `or` still offers its other values ("is it 7 or 8?")
         rederives = any(same_value(v, committed) for v in kept) and not _asks(clause)
         hedge = kept and (
-            (is_hedge(clause) and not rederives)
+            (is_hedge(clause) and not rederives and not _remark_on_another(clause))
             or (_ATTRIBUTED_RE.search(clause) and not _OPENER_RE.match(clause))
         )
         if hedge:
