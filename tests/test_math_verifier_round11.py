@@ -76,3 +76,31 @@ def test_a_remark_on_another_quantity_offers_no_second_answer(verifier: MathVeri
     # a remark that offers a choice still hedges
     hedged = r"Thus $\boxed{80}$. (Note the coefficient would be $-40$, or maybe $40$.)"
     assert verifier.verify(hedged, "80").reason == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("reply", "right", "other"),
+    [
+        # the closing line's one bold value among its numbers, with its unit
+        ("At the same speed, in 3.5 hours it travels 90 × 3.5 = 315 km.\n\nSo, the train will travel **315 km** in 3.5 hours.", "315", "3.5"),
+        ("The probability of drawing a marble that is not green is 15/20, which simplifies to **3/4**.", "\\frac{3}{4}", "20"),
+        # an answer line's bold run may hold its count's label
+        ("So $n = 21$.\n\n**Answer:** Sam has **21 nickels** (and 9 dimes).", "21", "9"),
+    ],
+)  # fmt: skip
+def test_a_bold_value_marks_the_answer(verifier: MathVerifier, reply: str, right: str, other: str) -> None:
+    assert verifier.verify(reply, right).reason == "correct", reply
+    assert verifier.verify(reply, other).reason == "wrong", reply
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "So the total is not **5** apples.",  # denied
+        "The total is about **5** apples.",  # approximated
+        "So **5** apples, or maybe 6.",  # two sentences' worth: a hedge follows
+        "**Answer:** Sam has **5 dozen** eggs.",  # a scale word, not a label
+    ],
+)
+def test_a_qualified_bold_value_is_not_the_answer(verifier: MathVerifier, reply: str) -> None:
+    assert verifier.verify(reply, "5").reason != "correct", reply

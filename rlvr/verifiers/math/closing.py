@@ -105,3 +105,30 @@ def formula_line(tail: str) -> str | None:
         return None
     # a one-letter name of any script is the answer's label (`θ = 60°`, `x ∈ ...` keeps its relation)
     return re.sub(r"^[^\W\d_]\s*=\s*", "", line) if not line.isascii() else line
+
+
+# the closing line's one bold value among its numbers (`So, the train will travel **315 km** in 3.5 hours.`,
+# `15/20, which simplifies to **3/4**.`): the emphasis marks the answer, unless a word qualifies or denies it
+_BOLD_VALUE_RE = re.compile(
+    r"(\*\*|__)(?P<value>-?\d+(?:,\d{3})*(?:\.\d+)?(?:/\d+)?)(?P<unit>(?:[ \t]+[A-Za-z]+){0,2})\1"
+)
+_BOLD_RUN_RE = re.compile(r"(\*\*|__)(?=\S).+?(?<=\S)\1")
+_QUALIFIED_BEFORE_RE = re.compile(
+    r"\b(?:not|never|no|about|around|approximately|roughly|nearly|almost|least|most|over|under|than|exceeds?"
+    r"|between|per|times|if|when)\W*\Z|n't\W*\Z",
+    re.IGNORECASE,
+)
+
+
+def bold_closing(tail: str) -> str | None:
+    """The one bold value of the reply's last line, one sentence with no other bold run (see above), else None."""
+    line = tail.rstrip().rsplit("\n", 1)[-1]
+    runs = list(_BOLD_RUN_RE.finditer(line))
+    if len(runs) != 1 or _SENTENCE_END_RE.search(line.strip().rstrip(".! \t")):
+        return None
+    m = _BOLD_VALUE_RE.fullmatch(runs[0].group())
+    if m is None or _QUALIFIED_BEFORE_RE.search(line[: runs[0].start()]) or "?" in line:
+        return None
+    if any(w.lower() in VALUE_WORDS for w in m.group("unit").split()):
+        return None  # `**12 dozen**`, `**5 percent**`: not the value 12
+    return m.group("value").replace(",", "")

@@ -41,7 +41,7 @@ from rlvr.verifiers.math.boxes import (
     last_boxed,
     outer_boxes,
 )
-from rlvr.verifiers.math.closing import closing_statement, formula_line, stated_after_formula
+from rlvr.verifiers.math.closing import bold_closing, closing_statement, formula_line, stated_after_formula
 from rlvr.verifiers.math.code_blocks import read_code
 from rlvr.verifiers.math.commitment import (
     _SECTION_RE,
@@ -452,6 +452,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             concluded = _concluding_number(tail[spans[-1].end() :] if spans else tail)
             if concluded is not None:
                 return Extraction(concluded, "conclusion")
+            bold = bold_closing(tail[spans[-1].end() :] if spans else tail)
+            if bold is not None:  # `So, the train will travel **315 km** in 3.5 hours.`: bold marks it
+                return Extraction(bold, "conclusion")
             if spans:
                 spans = spans[: _principal(tail, [(m.start(), m.end()) for m in spans]) + 1]
                 content = next(g for g in spans[-1].groups() if g is not None).strip()

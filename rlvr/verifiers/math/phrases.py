@@ -46,6 +46,7 @@ from rlvr.verifiers.math.vocab import (
     QUALIFIERS_BEFORE,
     REVISION_WORDS,
     VALUE_WORDS,
+    counted_label,
 )
 
 # an answer phrase: English, a sentence of another language (`phrase_words.ANSWER_SENTENCES`), or a label of any
@@ -256,9 +257,13 @@ def _bold_in_words(line: str) -> str | None:
     if len(bolds) != 1 or re.search(r"\d", line[: bolds[0].start()]):
         return None
     value = bolds[0].group(2).strip()
+    # (a bold run may hold its count's label: `Sam has **21 nickels** (and 9 dimes)`)
+    counted = re.fullmatch(r"(-?\d+(?:[.,]\d+)?)((?:[ \t]+[A-Za-z]+){1,2})", value)
+    if counted is not None and counted_label(counted.group(2).split()):
+        value = counted.group(1)
     if not re.fullmatch(r"-?\d+(?:[.,]\d+)?", value):
         return None
-    plain = line[: bolds[0].start()] + value + line[bolds[0].end() :]  # the line as read, emphasis dropped
+    plain = line[: bolds[0].start()] + bolds[0].group(2).strip() + line[bolds[0].end() :]  # emphasis dropped
     number = _NUMBER_RE.match(plain, bolds[0].start())
     return value if number is not None and _plain_number_in_prose(plain, number) else None
 
