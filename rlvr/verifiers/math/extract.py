@@ -52,6 +52,7 @@ from rlvr.verifiers.math.commitment import (
     screen,
 )
 from rlvr.verifiers.math.contested import contested
+from rlvr.verifiers.math.formula_pairs import also_assigned, assignments_joined, labelled_beside
 from rlvr.verifiers.math.markup import asides_removed, money_dollars, struck_out, table_total
 from rlvr.verifiers.math.phrases import (
     _CONCLUSION_RE,
@@ -140,13 +141,6 @@ def undouble_backslashes(text: str) -> str:
 _SPAN_GAP_RE = re.compile(r"^\s*(?:,|;|/|\band\b|\bor\b)\s*$")
 
 
-# `$x = 3$, and then $y = 2$`: assignments to different names joined by a conjunction are one answer
-_ASSIGNMENT_GAP_RE = re.compile(r"^\s*,?\s*(?:and\s+)?(?:then\s+)?$")
-
-
-_ASSIGNMENT_RE = re.compile(r"^\s*([A-Za-z](?:_\{?\w+\}?)?)\s*=")
-
-
 # between two values of one sentence: the later one is subordinate to the earlier (`$60^\circ$, twice the
 # $30^\circ$ angle`, `3 when divided by 5`) when the words between subordinate it and none states it
 _SUBORDINATE_RE = re.compile(r"\b(?:" + "|".join(SUBORDINATORS) + r")\b", re.IGNORECASE)
@@ -157,44 +151,6 @@ _STATES_RE = re.compile(r"\b(?:" + "|".join(COPULAS) + r")\b|=", re.IGNORECASE)
 
 
 _QED_RE = re.compile(r"\$*\s*\\(?:blacksquare|qed|square|Box)(?![a-zA-Z])\s*\$*|∎|\bQ\.E\.D\.")
-
-
-def _assignments_joined(text: str, first: re.Match[str], second: re.Match[str]) -> bool:
-    """Whether two spans assign different names and only a conjunction (`, and then`) stands between them."""
-    a = _ASSIGNMENT_RE.match(next(g for g in first.groups() if g is not None))
-    b = _ASSIGNMENT_RE.match(next(g for g in second.groups() if g is not None))
-    gap = text[first.end() : second.start()]
-    return (
-        a is not None and b is not None and a.group(1) != b.group(1) and bool(_ASSIGNMENT_GAP_RE.match(gap))
-    )
-
-
-# `$x = 4$. Also $x = 9$.`: the same name assigned again after `also`, `or`, `another ... is`: two answers
-_ALSO_GAP_RE = re.compile(
-    r"^[\s$.,;]*(?:and\s+)?(?:also|additionally|or|another(?:\s+\w+)?\s+is|as\s+well)\b[\s,:]*$",
-    re.IGNORECASE,
-)
-
-
-def _also_assigned(text: str, first: re.Match[str], second: re.Match[str]) -> bool:
-    """Whether two spans assign the same name, joined by `Also` (see above)."""
-    a = _ASSIGNMENT_RE.match(next(g for g in first.groups() if g is not None))
-    b = _ASSIGNMENT_RE.match(next(g for g in second.groups() if g is not None))
-    gap = text[first.end() : second.start()]
-    return a is not None and b is not None and a.group(1) == b.group(1) and bool(_ALSO_GAP_RE.match(gap))
-
-
-_TEXT_LABEL_RE = re.compile(r"^\s*\\(?:text|mathrm)\s*\{[^{}]*\}\s*=\s*([^=]+)$")
-
-
-def _labelled_beside(tail: str, spans: list[re.Match[str]]) -> bool:
-    """Whether the last formula and the one right before it (only space between) label different values."""
-    if len(spans) < 2 or tail[spans[-2].end() : spans[-1].start()].strip():
-        return False
-    last, prev = (
-        _TEXT_LABEL_RE.match(next(g for g in sp.groups() if g is not None)) for sp in spans[-2:][::-1]
-    )
-    return last is not None and prev is not None and last.group(1).strip() != prev.group(1).strip()
 
 
 def _principal(text: str, values: list[tuple[int, int]]) -> int:
@@ -461,16 +417,16 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 k = len(spans) - 1
                 while k > 0 and (
                     _SPAN_GAP_RE.match(tail[spans[k - 1].end() : spans[k].start()])
-                    or _assignments_joined(tail, spans[k - 1], spans[k])
+                    or assignments_joined(tail, spans[k - 1], spans[k])
                 ):
                     k -= 1  # `$3$ and $4$`: the answer is both, never the last one alone
                 if k < len(spans) - 1:
                     joined = [next(g for g in sp.groups() if g is not None).strip() for sp in spans[k:]]
                     if not any(_is_prose(part) for part in joined):
                         return Extraction(", ".join(joined), "last_math")
-                if content and len(spans) > 1 and _also_assigned(tail, spans[-2], spans[-1]):
+                if content and len(spans) > 1 and also_assigned(tail, spans[-2], spans[-1]):
                     return None  # `$x = 4$. Also $x = 9$.`: a second answer, not a revision
-                if content and _labelled_beside(tail, spans):
+                if content and labelled_beside(tail, spans):
                     return (
                         None  # `$$\\text{Total} = 8$$ $$\\text{Rows} = 7$$`: two labelled values, no answer
                     )
