@@ -271,9 +271,11 @@ _RESPECTIVELY_RE = re.compile(
 _TOLERANCE_RE = re.compile(r"^[\s$}]*(?:\u00b1|\\pm(?![a-zA-Z])|\+/-|\+-)\s*\$?\s*[\d\\]")
 _OR = r"(?:or|\u6216(?:\u8005)?|ou|oder|o|\u0438\u043b\u0438|\u043b\u0438\u0431\u043e|resp\.?)"  # 或 或者 или либо
 _OR_VALUE_AFTER_RE = re.compile(
-    r"^[\s$}]*(?:[(\[\uff08,;]|[-\u2013\u2014]+)\s*"
+    r"^[\s$}]*(?:[(\[\uff08,;\uff0c\u3001]|[-\u2013\u2014]+)\s*"
     + _OR
-    + r"(?![^\W\d_])\s*\$?\s*(-?[\d\\][^$\s,;)\uff09]*)",
+    # (a hedge adverb may stand between: `ou peut-être $20$`, `or maybe 9`, `oder vielleicht 9`)
+    + r"(?![^\W\d_])(?:\s+(?:maybe|perhaps|possibly|peut-[êe]tre|vielleicht|quiz[áa]s|tal\s+vez|talvez|forse))?"
+    r"\s*\$?\s*(-?[\d\\][^$\s,;)\uff09]*)",
     re.IGNORECASE,
 )
 _OR_BEFORE_RE = re.compile(
@@ -323,17 +325,39 @@ _PLACEHOLDER_RE = re.compile(
 
 # an example or a hypothesis opening a conditional (`For example, if ...`, `Hypothetically, if ...`)
 _EXAMPLE_OPENER_RE = re.compile(
-    r"(?:for\s+(?:example|instance)|e\.\s?g\.|say|hypothetically|in\s+theory)\s*,?\s*", re.IGNORECASE
+    r"(?:for\s+(?:example|instance)|e\.\s?g\.|say|hypothetically|in\s+theory|(?:one\s+|a\s+)?caveat\s*:"
+    r"|note\s*:|however)\s*,?\s*",
+    re.IGNORECASE,
+)
+# a counterfactual in another language: ru `Если бы ...`, de `Wenn ... wäre/würde/hätte`, fr `Si ... serait/aurait`,
+# es/it/pt `Si ... sería/habría`, `Se ... sarebbe/seria`
+_FOREIGN_COUNTERFACTUAL_RE = re.compile(
+    r"\u0435\u0441\u043b\u0438\s+\u0431\u044b\b|(?:wenn|falls)\b.*\b(?:w\u00e4re|w\u00fcrde|h\u00e4tte)"
+    r"|si\b.*\b(?:serait|aurait|ser\u00eda|habr\u00eda|fuera)|se\b.*\b(?:sarebbe|avrebbe|seria|teria)\b",
+    re.IGNORECASE,
 )
 
 
 def _counterfactual(pre: str) -> bool:
     """Whether the sentence before a value is a counterfactual condition with a modal consequent (`If it were
-    isosceles, the angle would be`), after an optional example opener (`For example, if the side were 4, ...`)."""
+    isosceles, the angle would be`), after an optional opener (`For example, if the side were 4, ...`, `One
+    caveat: if ...`), or one in another language (`Если бы a = 2, то ответ был бы`)."""
     opener = _EXAMPLE_OPENER_RE.match(pre)
     rest = pre[opener.end() :] if opener else pre
     condition = _CONDITION_RE.match(rest)
-    return condition is not None and _WOULD_RE.search(rest, condition.end()) is not None
+    if condition is not None and _WOULD_RE.search(rest, condition.end()) is not None:
+        return True
+    return _FOREIGN_COUNTERFACTUAL_RE.match(rest) is not None
+
+
+def _supposed(pre: str) -> bool:
+    """Whether the sentence before a value supposes it: an opener with no consequent yet (`Suppose the answer
+    is`, `Assume for contradiction that`), or a hypothetical adverb with no turn after it."""
+    opener = _SUPPOSITION_RE.match(pre) or _SUPPOSITION_OTHER_RE.match(pre)
+    if opener is not None and not _CONSEQUENT_RE.search(pre, opener.end()):
+        return True
+    adverb = _HYPOTHETICAL_RE.match(pre)
+    return adverb is not None and not _TURN_RE.search(pre, adverb.end())
 
 
 def after_supposition(text: str) -> str | None:
@@ -409,22 +433,18 @@ def unasserted(text: str) -> str | None:
         # other values; which one answers is for the other rules to weigh, unless the value's own clause
         # judged it (`My first instinct was \\boxed{7}, but ... 9`)
         if sole and _counterfactual(pre):
-            return "supposed"  # `For example, if the side were 4, the area would be \\boxed{16}. In our ...`
+            return "counterfactual"  # `For example, if the side were 4, the area would be \\boxed{16}. In our ...`
+        if sole and _supposed(pre):
+            return "supposed"  # `Suppose for contradiction that the minimum is \\boxed{4}. Then ...`
         return "rejected" if sole and _JUDGED_BEFORE_RE.search(clause) else None
     if "?" in stop or "\uff1f" in stop or _ASKED_AFTER_RE.match(post) or _ASKED_PARTICLE_RE.match(post):
         return "asked"
-    opener = _SUPPOSITION_RE.match(pre) or _SUPPOSITION_OTHER_RE.match(pre)
-    if opener is not None and not _CONSEQUENT_RE.search(pre, opener.end()):
-        return "supposed"
+    if _supposed(pre) or _counterfactual(pre):
+        return "supposed"  # `Suppose the answer is 7.`, `If it were isosceles, the angle would be 45.`
     condition = _CONDITION_RE.match(pre)
-    if condition is not None and _WOULD_RE.search(pre, condition.end()):
-        return "supposed"  # `If it were isosceles, the angle would be 45.`: a counterfactual consequent
     lead = start - len(pre)
     if condition is not None and _UNRESOLVED_RE.search(text, max(0, lead - 600), lead):
         return "supposed"  # `I'm not sure whether it starts at n=0 or n=1. If it starts at n = 1, ...`: one reading
-    adverb = _HYPOTHETICAL_RE.match(pre)
-    if adverb is not None and not _TURN_RE.search(pre, adverb.end()):
-        return "supposed"
     if negated_frame(pre):
         return "denied"
     if _JUDGED_BEFORE_RE.search(clause) or _JUDGED_AFTER_RE.match(post):

@@ -284,10 +284,13 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
         why is not None
     ):  # `Suppose the answer is \\boxed{7}.`, `\\boxed{7}. Just kidding.`: the final value is not asserted
         rest = None if revisions <= 0 else after_withdrawal(text) if why == "withdrawn" else None
-        if rest is None and why == "supposed" and revisions > 0:
-            rest = after_supposition(
-                text
-            )  # `... would be \\boxed{16}. In our problem ..., so the area is 36.`
+        if rest is None and why in ("counterfactual", "supposed") and revisions > 0:
+            # `... would be \\boxed{16}. In our problem ..., so the area is 36.`: what follows answers; what a
+            # supposition leads to (`Is it 20? No: ... the answer is 24.`) only when it commits (box, phrase)
+            rest = after_supposition(text)
+            if rest is not None and why == "supposed":
+                committed = tuple(m for m in methods if m in ("boxed", "final_answer"))
+                return extract_answer(rest, committed, revisions - 1) if committed else None
         # `\\boxed{18}. Wait, I made a mistake. It should be 36.`: what follows the withdrawal answers, if anything
         return extract_answer(rest, methods, revisions - 1) if rest is not None else None
     for method in methods:

@@ -147,8 +147,17 @@ def struck_out(text: str) -> str:
     if "~~" not in text and "<" not in text:
         return text
     lead = len(text) - len(text.lstrip())
-    # `<s>` opening the whole text is a chat template's start-of-sequence token, not a strike-out
-    return _STRUCK_RE.sub(lambda m: m.group() if m.start() == lead and m.group(1) == "s" else " ", text)
+
+    # `<s>` opening the whole text is a chat template's start-of-sequence token, not a strike-out, unless it
+    # closes on a short run with more text after it (`<s>$\\boxed{1/6}$</s> Revised: ...`)
+    def _kept(m: re.Match[str]) -> str:
+        opening = m.start() == lead and m.group(1) == "s"
+        after = text[m.end() :]
+        short_strike = len(m.group()) <= 200 and "[INST]" not in m.group() and after.strip() != ""
+        short_strike = short_strike and "\\boxed" not in after  # (beside another box: round 6b reads a hedge)
+        return m.group() if opening and not short_strike else " "
+
+    return _STRUCK_RE.sub(_kept, text)
 
 
 # a quotation inside a paragraph: curly, guillemet, low-high, corner or TeX quotes, or straight ones that open

@@ -34,6 +34,7 @@ ANSWER_LABELS = (
     "jawaban", "jawapan", "svar", "απάντηση", "उत्तर", "الجواب", "الإجابة", "תשובה", "پاسخ", "คำตอบ",
     r"r[ăa]spuns(?:ul)?(?:\s+final)?", "vastaus", r"v[áa]lasz", "jibu", "উত্তর", "svaret", "התשובה", "جواب",
     "vastus", "atbilde", "atsakymas", "odgovor", "одговор", "отговор", "sagot",  # et lv lt sl/hr/sr bg tl
+    "ateb", r"p[ëe]rgjigj(?:ja|e)", r"odpove[ďd]", "javob", "жауап", "erantzuna", "freagra",  # cy sq sk uz kk eu ga
     # a result called final is the answer (a bare `Result:` labels a step as often: `RESULT_LABELS`)
     r"final\s+result", r"risultato\s+finale", r"r[ée]sultat\s+final", r"resultado\s+final", "endergebnis", "final",
 )  # fmt: skip

@@ -37,7 +37,7 @@ _NEGATIVE = _wordset(
     unacceptable inadmissible infeasible nonsensical withdraw withdrawing withdrawn awry amiss overcounts
     undercounts overcounted undercounted overcount undercount double-counts double-counted double-count void voided
     erratum errata trap cancelled canceled revoke revoked rescind rescinded annulled nullified misstep goof
-    goofed \u2717 \u2718 \u274c"""
+    goofed placeholder provisional unconfirmed \u2717 \u2718 \u274c"""
 )
 # (`checks out`, `adds up`, `makes sense`, `that's it` are rewritten to `fine` first: `out`, `up` alone say nothing)
 _POSITIVE = _wordset(

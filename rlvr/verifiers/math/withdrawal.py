@@ -132,6 +132,8 @@ _OTHER_WORDS = (
     r"|\u662f\u9519\u7684|\u4e0d\u5bf9|\u8ba1\u7b97\u5931\u8bef"  # 是错的 不对 计算失误
     r"|\u8a08\u7b97\u30df\u30b9|\u9593\u9055\u3048|\u9593\u9055\u3063|\u77db\u76fe"  # 計算ミス 間違え 間違っ 矛盾
     r"|\ud2c0\ub838|\uc798\ubabb|\ubaa8\uc21c"  # 틀렸 잘못 모순
+    # tr `Bu cevap yanlış`, pt `Desconsidere a resposta acima`, vi `đáp án trên sai` (sai after what it judges)
+    r"|yanl\u0131\u015f|hatal\u0131|desconsider|(?:tr\u00ean|n\u00e0y|\u0111\u00f3)\s+(?:l\u00e0\s+)?sai\b"
 )
 _OTHER_RE = re.compile(
     r"(?<!\u043d\u0435\s)(?<!\u043d\u0435)(?<!pas\s)(?<!nicht\s)(?<!no\s)(?<!\u4e0d)(?<!\u6ca1)(?<!\u6ca1\u6709)"

@@ -1,0 +1,60 @@
+"""Findings of red-team round 12 (tests/data/math/external/pending/round12.yaml, held out until graded once on
+ac93b93: 15 false positives), each as a rule with its counterpart."""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvr.verifiers import MathVerifier
+
+
+@pytest.mark.parametrize(
+    ("reply", "right", "other"),
+    [
+        # answer labels of more languages (cy, sq): the label's value, not a check's or a passing value
+        ("Mae gennym $3x + 4 = 19$, felly $x = 5$.\n\nAteb: $x = 5$\n\nGwirio: $3 \\cdot 5 + 4 = 19$", "5", "19"),
+        ("Rrënjët janë $2$ dhe $3$; prodhimi i tyre është $6$.\n\nPërgjigjja: $5$", "5", "6"),
+        # a struck box at the reply's start, then the revised value
+        ("<s>$\\boxed{1/6}$</s> Revised: the probability is $\\frac{5}{36}$.", "\\frac{5}{36}", "\\frac{1}{6}"),
+        # a counterfactual in another language gives way to the value stated after it
+        ("Если бы $a = 2$, то ответ был бы $\\boxed{8}$. Но $a = 3$, значит ответ $27$.", "27", "8"),
+    ],
+)  # fmt: skip
+def test_round_12_answers(verifier: MathVerifier, reply: str, right: str, other: str) -> None:
+    assert verifier.verify(reply, right).reason == "correct", reply
+    assert verifier.verify(reply, other).reason == "wrong", reply
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold"),
+    [
+        ("$\\boxed{42}$ ← placeholder, to be confirmed once I finish the casework.", "42"),
+        ("所以答案是 $\\boxed{8}$，或者 $9$（如果把端点也算上）。", "8"),
+        ("La réponse est $\\boxed{18}$, ou peut-être $20$ si on compte aussi les carrés.", "18"),
+        ("Suppose for contradiction that the minimum is $\\boxed{4}$. Then $a + b = 4$ and $ab = 5$, impossible.", "4"),
+        ("For example, if $n = 3$ the formula would give $\\boxed{10}$; in general the count is $\\binom{n+2}{2}$.", "10"),
+        ("Если бы $a = 2$, то ответ был бы $\\boxed{8}$. Но значение $a$ в условии не указано.", "8"),
+        ("Resposta: $\\boxed{72}$\n\nDesconsidere a resposta acima; usei o raio no lugar do diâmetro.", "72"),
+        ("Cevap: $\\boxed{9}$\n\nBu cevap yanlış, çünkü negatif kök de sağlıyor.", "9"),
+        ("Đáp án: $\\boxed{9}$\n\nKhoan, đáp án trên sai vì quên trường hợp âm.", "9"),
+    ],
+)  # fmt: skip
+def test_round_12_replies_that_do_not_commit_to_the_gold(
+    verifier: MathVerifier, reply: str, gold: str
+) -> None:
+    assert verifier.verify(reply, gold).reason in ("wrong", "no_answer"), reply
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold"),
+    [
+        ("$\\boxed{42}$ ← confirmed by the casework below.", "42"),
+        ("所以答案是 $\\boxed{8}$，即 $8$ 种。", "8"),
+        ("La réponse est $\\boxed{18}$, ou $18$ au total.", "18"),
+        ("Suppose the side is $3$. Then the area is $\\boxed{9}$.", "9"),
+        ("Cevap: $\\boxed{9}$\n\nBu cevap doğru, çünkü iki kök de sağlıyor.", "9"),
+        ("<s> The answer is $\\boxed{7}$.</s>", "7"),
+    ],
+)
+def test_round_12_counterparts_stay_right(verifier: MathVerifier, reply: str, gold: str) -> None:
+    assert verifier.verify(reply, gold).reason == "correct", reply
