@@ -1,4 +1,4 @@
-"""Findings of red-team round 12 (tests/data/math/external/pending/round12.yaml, held out until graded once on
+"""Findings of red-team round 12 (tests/data/math/external/round12.yaml, held out until graded once on
 ac93b93: 15 false positives), each as a rule with its counterpart."""
 
 from __future__ import annotations
@@ -58,3 +58,30 @@ def test_round_12_replies_that_do_not_commit_to_the_gold(
 )
 def test_round_12_counterparts_stay_right(verifier: MathVerifier, reply: str, gold: str) -> None:
     assert verifier.verify(reply, gold).reason == "correct", reply
+
+
+CAVEAT = (
+    "So the volume is $\\frac{500\\pi}{3}$ cubic units.\n\n"
+    "One caveat: if the problem intended the diameter to be 5, the volume would be $\\frac{125\\pi}{6}$ instead."
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "right", "other"),
+    [
+        # a closing counterfactual remark after the answer: the answer stands before it
+        (CAVEAT, "\\frac{500\\pi}{3}", "\\frac{125\\pi}{6}"),
+        ("The answer is 12. If order mattered, it would be 24.", "12", "24"),
+        # a later answer line saying there is no single value overrides the box
+        ("From the equations, $x = \\boxed{2}$.\n\nHmm, the equations are dependent.\n\nAnswer: undetermined", "\\text{undetermined}", "2"),
+    ],
+)  # fmt: skip
+def test_closing_remarks_and_later_no_value_answers(
+    verifier: MathVerifier, reply: str, right: str, other: str
+) -> None:
+    assert verifier.verify(reply, other).reason in ("wrong", "no_answer"), reply
+    assert verifier.verify(reply, right).reason == "correct", reply
+
+
+def test_a_later_answer_line_restating_the_box_keeps_it(verifier: MathVerifier) -> None:
+    assert verifier.verify("From the equations, $x = \\boxed{2}$.\n\nAnswer: 2", "2").reason == "correct"

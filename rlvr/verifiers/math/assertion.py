@@ -360,6 +360,12 @@ def _supposed(pre: str) -> bool:
     return adverb is not None and not _TURN_RE.search(pre, adverb.end())
 
 
+def before_final_sentence(text: str) -> str:
+    """The reply up to the sentence of its final value (what a closing counterfactual remark follows)."""
+    found = _final_value(text)
+    return text if found is None else text[: _sentence_opening(text, found[0])]
+
+
 def after_supposition(text: str) -> str | None:
     """The reply after the sentence of its final value when that value is only supposed and values follow
     (`... the area would be \\boxed{16}. In our problem the side is 6, so the area is 36.`), else None."""
@@ -434,6 +440,8 @@ def unasserted(text: str) -> str | None:
         # judged it (`My first instinct was \\boxed{7}, but ... 9`)
         if sole and _counterfactual(pre):
             return "counterfactual"  # `For example, if the side were 4, the area would be \\boxed{16}. In our ...`
+        if not sole and _counterfactual(pre) and not outer_boxes(text):
+            return "remark"  # `The volume is $\\frac{500\\pi}{3}$. One caveat: if ..., it would be $\\frac{125\\pi}{6}$.`
         if sole and _supposed(pre):
             return "supposed"  # `Suppose for contradiction that the minimum is \\boxed{4}. Then ...`
         return "rejected" if sole and _JUDGED_BEFORE_RE.search(clause) else None

@@ -128,7 +128,7 @@ def revised_between(text: str, end: int, next_start: int) -> bool:
     )
 
 
-_UNCOMMITTED = frozenset({"supposed", "counterfactual", "asked", "denied", "rejected"})
+_UNCOMMITTED = frozenset({"supposed", "counterfactual", "remark", "asked", "denied", "rejected"})
 _STANDING_CHECKS = 8  # (each reads the text before it: a bounded number keeps a reply of many boxes linear)
 
 

@@ -14,7 +14,12 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.asides import asides_unboxed
-from rlvr.verifiers.math.assertion import after_supposition, after_withdrawal, unasserted
+from rlvr.verifiers.math.assertion import (
+    after_supposition,
+    after_withdrawal,
+    before_final_sentence,
+    unasserted,
+)
 from rlvr.verifiers.math.atoms import (
     _MATH_SPAN_RE,
     _NUMBER_RE,
@@ -283,6 +288,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     if (
         why is not None
     ):  # `Suppose the answer is \\boxed{7}.`, `\\boxed{7}. Just kidding.`: the final value is not asserted
+        if why == "remark" and revisions > 0:  # a closing counterfactual remark: the answer stands before it
+            return extract_answer(before_final_sentence(text), methods, revisions - 1)
         rest = None if revisions <= 0 else after_withdrawal(text) if why == "withdrawn" else None
         if rest is None and why in ("counterfactual", "supposed") and revisions > 0:
             # `... would be \\boxed{16}. In our problem ..., so the area is 36.`: what follows answers; what a

@@ -476,6 +476,14 @@ def closing_result(text: str) -> str | None:
     return _clean_phrase_answer(m.group(1)) or None
 
 
+# an answer that says there is no single value (`Answer: undetermined` after a box): a later commitment too
+_NO_VALUE_RE = re.compile(
+    r"undetermined|indeterminate|undefined|none|no\s+solutions?|no\s+such\s+\w+|does\s+not\s+exist|doesn't\s+exist"
+    r"|infinitely\s+many(?:\s+solutions)?|not\s+unique|cannot\s+be\s+determined",
+    re.IGNORECASE,
+)
+
+
 def _phrase_answer_after(rest: str) -> str | None:
     """The answer of the last answer phrase in `rest`, if it commits to one (not negated, revised, prose)."""
     matches = list(_PHRASE_RE.finditer(rest))
@@ -483,7 +491,7 @@ def _phrase_answer_after(rest: str) -> str | None:
         return None
     after = rest[matches[-1].end() :]
     answer = _clean_phrase_answer(after)
-    if not answer or _is_prose(answer):
-        return None
+    if not answer or (_is_prose(answer) and not _NO_VALUE_RE.fullmatch(answer.strip(" .*_"))):
+        return None  # (prose states no answer; words that say there is no single value do: `undetermined`)
     later = _sentence_rest(after)
     return None if later is not None and _revises(screen(later, answer).text) else answer
