@@ -85,3 +85,16 @@ def test_closing_remarks_and_later_no_value_answers(
 
 def test_a_later_answer_line_restating_the_box_keeps_it(verifier: MathVerifier) -> None:
     assert verifier.verify("From the equations, $x = \\boxed{2}$.\n\nAnswer: 2", "2").reason == "correct"
+
+
+@pytest.mark.parametrize(
+    ("reply", "right", "other"),
+    [
+        # an angle's name is its label (`\angle A = ...` reads as `A = ...`), also in a chain with a `t` link
+        ("$\\therefore \\angle A = 4t = \\dfrac{720^\\circ}{7}$", "\\frac{720}{7}", "\\frac{180}{7}"),
+        ("$\\angle ABC = 30^\\circ$", "30", "60"),
+    ],
+)
+def test_an_angle_name_is_a_label(verifier: MathVerifier, reply: str, right: str, other: str) -> None:
+    assert verifier.verify(reply, right).reason == "correct"
+    assert verifier.verify(reply, other).reason == "wrong"

@@ -80,6 +80,8 @@ _COMMAND_ALIASES = [
     (re.compile(r"\\ell(?![a-zA-Z])"), "l"),  # the integer parameter `\ell` of a general solution
     (re.compile(r"\\(?:langle)(?![a-zA-Z])"), r"\\langle "),
     (re.compile(r"\\(?:rangle)(?![a-zA-Z])"), r"\\rangle "),
+    # `\\angle A = 4t = \\dfrac{720^\\circ}{7}`: an angle's name is the label `A` (`\\angle ABC` is `ABC`)
+    (re.compile(r"\\(?:angle|measuredangle)\s*(?=[A-Z]{1,3}(?![A-Za-z]))"), ""),
 ]
 _DEGREE_RE = re.compile(
     r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])|°|º"
