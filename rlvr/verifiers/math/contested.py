@@ -158,10 +158,9 @@ def contested(text: str) -> bool:
     final = _committed(text, last_start, last_end)
     checks = _STANDING_CHECKS
     for (start, end, value), (next_start, _, _) in zip(reversed(values[:-1]), reversed(values[1:])):
-        if _EXPLICIT_REVISION_RE.search(text, end, next_start):
-            return False  # `\\boxed{8}. Wait, actually \\boxed{7}`: what came before is withdrawn
-        if _withdrawal_between(text, end, next_start):
-            return False  # `\\boxed{8}. Scratch that. \\boxed{7}`: a sentence withdrew the earlier value
+        if revised_between(text, end, next_start):
+            # `\\boxed{8}. Wait, actually \\boxed{7}`, `\\boxed{8}. Scratch that. \\boxed{7}`: the earlier is withdrawn
+            return False
         if _PROGRESSION_RE.match(text[end:next_start]):
             return False  # `\\boxed{8} \\Rightarrow \\boxed{7}`: the earlier led to the later
         if _same(value, last):

@@ -23,12 +23,12 @@ import re
 ANSWER = "answervalue"
 
 
-def _wordset(words: str) -> frozenset[str]:
+def wordset(words: str) -> frozenset[str]:
     """The words of a whitespace-separated list."""
     return frozenset(words.split())
 
 
-_NEGATIVE = _wordset(
+_NEGATIVE = wordset(
     """wrong wrongly incorrect incorrectly invalid impossible false off bogus nonsense absurd mistake mistakes
     mistaken error errors erroneous flawed typo typos contradiction contradictions contradicts contradict
     contradicted contradictory violates violated violate violation fail fails failed failing failure broken bad
@@ -40,15 +40,15 @@ _NEGATIVE = _wordset(
     goofed placeholder provisional unconfirmed \u2717 \u2718 \u274c"""
 )
 # (`checks out`, `adds up`, `makes sense`, `that's it` are rewritten to `fine` first: `out`, `up` alone say nothing)
-_POSITIVE = _wordset(
+_POSITIVE = wordset(
     """right correct valid true work works worked hold holds held satisfy satisfies satisfied consistent fine
     ok okay good possible allowed permitted admissible acceptable feasible trust pass passes passed meet meets
     met happen happens"""
 )
 # what only a negation makes a judgement of (`not the answer`, `not in the domain`); alone it names, not praises
-_NAMING = _wordset("answer solution domain range option options choice choices")
-_NEGATORS = _wordset("no not never without nothing none cannot hardly nor")
-_SIZES = _wordset("big large small high low many few much long short")
+_NAMING = wordset("answer solution domain range option options choice choices")
+_NEGATORS = wordset("no not never without nothing none cannot hardly nor")
+_SIZES = wordset("big large small high low many few much long short")
 # two-word judgements: `start over`, `take it back`, `drawing board`, `scratch that` (wrong); `checks out`,
 # `adds up`, `makes sense`, `that's it` (fine)
 _PHRASES_WRONG_RE = re.compile(
@@ -64,7 +64,7 @@ _PHRASES_FINE_RE = re.compile(
 )
 _CLOSED = (
     # pronouns, articles, auxiliaries, particles, adverbs of degree, certainty and time
-    _wordset(
+    wordset(
         """the a an this that these those it its it's itself which what whatever is was are were be been being am
         's 're 'm seems seem seemed looks look looked appears appear appeared must do does did done has have had
         having i we my our me us you your one there here so then now but however though and or also too very way
@@ -81,7 +81,7 @@ _CLOSED = (
         first second third both exactly below"""
     )
     # what was computed and what it is checked against, and the checking itself
-    | _wordset(
+    | wordset(
         """answer answers result results value values solution solutions number numbers box count counting
         computation computations calculation calculations work working reasoning step steps approach attempt claim
         conclusion derivation arithmetic math maths line lines part parts estimate guess figure total sum product
@@ -98,7 +98,7 @@ _CLOSED = (
     | _SIZES
 )
 #: Words one of which any negative clause has (negatives, negations, the heads of judging phrases)
-CUE_WORDS = _NEGATIVE | _NEGATORS | _wordset("too blew way scratch start starting drawing take")
+CUE_WORDS = _NEGATIVE | _NEGATORS | wordset("too blew way scratch start starting drawing take")
 # any word that can make a clause negative: without one, no clause is read
 _CUE_RE = re.compile(
     r"(?<![\w'])(?:"

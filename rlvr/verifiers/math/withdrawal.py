@@ -28,7 +28,7 @@ import functools
 import re
 from fractions import Fraction
 
-from rlvr.verifiers.math.polarity import ANSWER, CUE_WORDS, judges_wrong, other_language_wrong
+from rlvr.verifiers.math.polarity import ANSWER, CUE_WORDS, judges_wrong, other_language_wrong, wordset
 
 # any value: a box, a math span, a digit
 _VALUE_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[|\d")
@@ -168,15 +168,10 @@ def _head(clause: str) -> str:
     return rest[frame.end() :] if frame else rest
 
 
-def _wordset(words: str) -> frozenset[str]:
-    """The words of a whitespace-separated list."""
-    return frozenset(words.split())
-
-
 # every word some withdrawal shape needs (one at least is in any withdrawal, English or ASCII-written other
 # languages): a sentence with none of them, no `n't`, no `mis-`/`over-` verb and only ASCII is decided at once
 _CUE_WORDS = (
-    _wordset(
+    wordset(
         """no nope nah not never wrong incorrect invalid impossible false off bogus nonsense absurd mistake mistakes
     mistaken error errors erroneous flawed typo contradiction contradicts contradict violates violated fails
     failed fail breaks broken inconsistent conflicts cannot doubt scratch ignore disregard forget strike cancel
