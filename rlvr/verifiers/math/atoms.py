@@ -30,8 +30,9 @@ _VULGAR = "\u00bc-\u00be\u2150-\u215e"
 # vulgar fraction (`1¾`, `½`), a superscript power (`2¹⁰`, `5²`), pi (`π/3`, `2π`): it is that whole value,
 # never the digits alone (`√15 cm` is not 15, `1¾ cups` not 1)
 # (nor glued to a root sign or a fraction slash before it: `√√49` is a nested root, never 49 nor √49; `5⁄2` is
-# one fraction); a sign before it is its own, `±2` included (both signs, never 2 alone)
-_NOT_AFTER = r"(?<![A-Za-z\d.,\u221a\u221b\u221c\u2044])"
+# one fraction, as is `2∕15` with a division slash); a sign before it is its own, `±2` included (both signs,
+# never 2 alone)
+_NOT_AFTER = r"(?<![A-Za-z\d.,\u221a\u221b\u221c\u2044\u2215])"
 _NUMBER_RE = re.compile(
     r"\\frac\{\d+\}\{\d+\}"  # a plain LaTeX fraction is one number, not its denominator
     rf"|{_NOT_AFTER}-?(?:\d+[ \t]*)?[\u221a\u221b\u221c]\d+(?:\.\d+)?[{_SUPERSCRIPTS}]*"  # `√15`, `3√2`
@@ -40,7 +41,7 @@ _NUMBER_RE = re.compile(
     r"|"
     + _NOT_AFTER
     + r"[-\u00b1\u2213]?\$?(?:\d{1,3}(?:(?:,|\s)\d{3})+(?!\d)|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?"
-    rf"(?:[{_SUPERSCRIPTS}]+|\u03c0(?![^\W\d_]))?(?![\u03c0\u221a])(?:\s*[/\u2044]\s*\d+)?%?"
+    rf"(?:[{_SUPERSCRIPTS}]+|\u03c0(?![^\W\d_]))?(?![\u03c0\u221a])(?:\s*[/\u2044\u2215]\s*\d+)?%?"
     r"|(?<![\w.])-?\.\d+"
 )
 

@@ -387,7 +387,17 @@ class _Parser:
         if len(text) > 1:
             self.toks.insert(tok_index + 1, ("word", text[1:]))
         ch = text[0]
-        if ch in _APPLY_LETTERS and len(text) == 1 and self.at("("):
+        primes = 0  # `f'(2)`, `f''(x)`: a derivative applied is a function applied, named with its primes
+        while ch in _APPLY_LETTERS and len(text) == 1 and self.peek(primes) == ("op", "'"):
+            primes += 1
+        if (
+            ch in _APPLY_LETTERS
+            and len(text) == 1
+            and (nxt := self.peek(primes)) is not None
+            and nxt[1] == "("
+        ):
+            self.i += primes
+            ch += "'" * primes
             self.take()
             args = [self.expr()]
             while self.at(","):

@@ -82,6 +82,9 @@ _COMMAND_ALIASES = [
     (re.compile(r"\\(?:rangle)(?![a-zA-Z])"), r"\\rangle "),
     # `\\angle A = 4t = \\dfrac{720^\\circ}{7}`: an angle's name is the label `A` (`\\angle ABC` is `ABC`)
     (re.compile(r"\\(?:angle|measuredangle)\s*(?=[A-Z]{1,3}(?![A-Za-z]))"), ""),
+    # a derivative's primes as TeX writes them (`f^{\\prime}(2)`, `f^{\\prime\\prime}`, `f^\\prime`) are `f'(2)`
+    (re.compile(r"\^\s*\{\s*\\prime\s*\\prime\s*\}"), "''"),
+    (re.compile(r"\^\s*(?:\{\s*\\prime\s*\}|\\prime(?![a-zA-Z]))"), "'"),
 ]
 _DEGREE_RE = re.compile(
     r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\circ(?![a-zA-Z])|\\degree(?![a-zA-Z])|°|º"
@@ -224,7 +227,7 @@ _UNIT_WORDS = frozenset(
     ]
 )
 _UNIT_EXPONENT_RE = re.compile(r"\^\s*\{?\s*[23]\s*\}?")
-_CURRENCY_PREFIX_RE = re.compile(r"^(?:\\\$|\$|usd|us\$|£|€|¥|rs\.?|₹)\s*", re.IGNORECASE)
+_CURRENCY_PREFIX_RE = re.compile(r"^(?:\\\$|\$|usd|us\$|£|€|¥|rs\.?|रु\.?|रू\.?|₹)\s*", re.IGNORECASE)
 _CURRENCY_SUFFIX_RE = re.compile(r"^(-?\d[\d.,\s]*?)\s*(?:€|£|¥|₹)$")
 _NUMBERISH_RE = re.compile(r"^[\d\s.,+\-*/^(){}\\%°]*$")
 # a closed form with fractions, roots and pi (`\\frac{\\pi}{3} rad`, `3\\sqrt{2} cm`): its unit must be a word of two

@@ -35,6 +35,11 @@ ANSWER_LABELS = (
     r"r[ăa]spuns(?:ul)?(?:\s+final)?", "vastaus", r"v[áa]lasz", "jibu", "উত্তর", "svaret", "התשובה", "جواب",
     "vastus", "atbilde", "atsakymas", "odgovor", "одговор", "отговор", "sagot",  # et lv lt sl/hr/sr bg tl
     "ateb", r"p[ëe]rgjigj(?:ja|e)", r"odpove[ďd]", "javob", "жауап", "erantzuna", "freagra",  # cy sq sk uz kk eu ga
+    "cavab", "адказ", "жооп", "ҷавоб", "jogap", "хариу(?:лт)?", "պատասխան", "პასუხი",  # az be ky tg tk mn hy ka
+    "సమాధానం", "ಉತ್ತರ", "ഉത്തരം", "விடை", "જવાબ", "ਉੱਤਰ", "ਜਵਾਬ", "ଉତ୍ତର", "উত্তৰ", "පිළිතුර",  # te kn ml ta gu pa or as si
+    "အဖြေ", "ចម្លើយ", "ຄຳຕອບ", "መልስ", "መልሲ", "ځواب", "جاۋاب",  # my km lo am ti ps ug
+    "respondo", "responsum", r"tweġiba", "tubag", "amsa", r"ìdáhùn", "impendulo", "jawaab", "valiny",  # eo la mt ceb ha yo zu so mg
+    "freagairt", "bersiv", "wangsulan", r"azịza",  # gd ku jv ig
     # a result called final is the answer (a bare `Result:` labels a step as often: `RESULT_LABELS`)
     r"final\s+result", r"risultato\s+finale", r"r[ée]sultat\s+final", r"resultado\s+final", "endergebnis", "final",
 )  # fmt: skip

@@ -450,11 +450,13 @@ def _revised_value(after: str) -> str | None:
 
 
 # a reply's closing line that a result label opens (`Résultat : 2`, `**Total distance:** 25 km`, `最终结果：7`):
-# at most one word before the label (`Final result:`), two after it (`Total distance:`), then a colon
+# at most one word before the label (`Final result:`), two after it (`Total distance:`), then a colon or an
+# arrow (`Result ⟶ 6.4 hours`)
 _RESULT_LINE_RE = re.compile(
     r"^[ \t>*#_-]*(?:(?:[^\W\d_]+[ \t]+)?(?<![^\W\d_])(?:" + "|".join(RESULT_LABELS) + r")(?![^\W\d_])"
     r"|[^\W\d_]*(?:" + "|".join(RESULT_LABELS_GLUED) + r"))"
-    r"(?:[ \t]+[^\W\d_]+){0,2}[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a](?:[ \t]*(?:\*\*|__))?[ \t]*(\S.*)$",
+    r"(?:[ \t]+[^\W\d_]+){0,2}[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|\u2192|\u27f6|\u21d2|->|=>)"
+    r"(?:[ \t]*(?:\*\*|__))?[ \t]*(\S.*)$",
     re.IGNORECASE,
 )
 
