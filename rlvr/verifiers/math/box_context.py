@@ -31,6 +31,11 @@ from rlvr.verifiers.math.vocab import (
     QUALIFIERS_BEFORE_BOX,
 )
 
+# the words that end the box's own sentence, no value among them (`$ façons.`, ` ways to do it.`)
+_SENTENCE_TAIL_RE = re.compile(
+    r"[\s$)\]}]*[^\d$\\.!?\n\u3002\uff01\uff1f\u0964]{1,80}[.!?\u3002\uff01\uff1f\u0964](?=\s|$)"
+)
+
 
 def _after_last_box(text: str) -> Extraction | None:
     """What a reply says after its last box, if it changes the answer (the last commitment wins): a "final
@@ -49,6 +54,9 @@ def _after_last_box(text: str) -> Extraction | None:
             _concluding_number(screened.text)
             or _revised_value(screened.text)
             or revised_after_withdrawal(rest)  # `\\boxed{7}. Just kidding, it is 8.`
+            # (or after the words that end the box's own sentence: `$\\boxed{12}$ façons. Non, ..., donc $24$.`)
+            or ((tail := _SENTENCE_TAIL_RE.match(rest)) and revised_after_withdrawal(rest[tail.end() :]))
+            or None
         )
         if later is not None and same_value(later, box):
             later = None

@@ -38,6 +38,12 @@ _INTERJECTIONS = (
     r"hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um|erm|sorry|haha|lol|obviously|clearly|again|yeah|edit"
     r"|update|p\.?\s?s|hold\s+on|hang\s+on|stop|however|alas|unfortunately|sadly|hm|huh|eh|ugh|damn|whoa"
     r"|attendez|attends|moment|warte|espera|espere|aspetta|стоп|подожди(?:те)?|хм+|ой|увы|блин"
+    # `wait` in more languages: tr vi id/ms pl nl sv/da/no uk el fi hu cs ro sw hi th bn he ar fa
+    r"|bekle|khoan|ch\u1edd\s+\u0111\u00e3|\u0111\u1ee3i\s+\u0111\u00e3|tunggu|sebentar|chwila|czekaj|zaraz|wacht"
+    r"|v\u00e4nta|vent|\u0437\u0430\u0447\u0435\u043a\u0430\u0439(?:\u0442\u0435)?|\u03c0\u03b5\u03c1\u03af\u03bc\u03b5\u03bd\u03b5|hetkinen|odota"
+    r"|v\u00e1rj(?:unk)?|po\u010dkat|po\u010dkej|stai|a\u0219teapt\u0103|subiri|ngoja|\u0930\u0941\u0915\u094b|\u0930\u0941\u0915\u093f\u090f"
+    r"|\u0e40\u0e14\u0e35\u0e4b\u0e22\u0e27(?:\u0e01\u0e48\u0e2d\u0e19)?|\u09a6\u09be\u0981(?:\u09a1\u09bc|\u09dc)\u09be(?:\u0993|\u09a8)|\u05e8\u05d2\u05e2|\u0627\u0646\u062a\u0638\u0631|\u0644\u062d\u0638\u0629"
+    r"|\u0635\u0628\u0631\s+\u06a9\u0646(?:\u06cc\u062f)?"
     r"|\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u55ef|\u54e6|\u5509|\u5f85\u3063\u3066|\u3044\u3084|\u3042\u308c"  # 等等 等一下 嗯 哦 唉 待って いや あれ
 )
 _LEAD_MARKS = (
@@ -62,6 +68,10 @@ _ALONE = (
     r"|\u4e0d\u5bf9|\u9519\u4e86|\u4e0d\u6b63\u786e|\u9519\u8bef|\u4e0d\u662f"
     r"|\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e"
     r"|(?:c'est\s+)?faux|falsch|(?:es\s+)?incorrecto|falso|(?:est\u00e1\s+)?errado|incorreto"
+    # `no` in the other languages answer lines are read in: tr vi id pl nl sv/da no uk el fi hu cs ro th sw bn fa
+    # he ar hi (a first clause of its own, as `No, it is 8.`)
+    r"|hay\u0131r|kh\u00f4ng|tidak|bukan|nie|nee|nej|nei|\u043d\u0456|\u03cc\u03c7\u03b9|ei|nem|ne|nu|\u0e44\u0e21\u0e48"
+    r"|hapana|\u09a8\u09be|\u0646\u0647|\u05dc\u05d0|\u0644\u0627|\u0928\u0939\u0940\u0902"
     r"|\u9055\u3046|\u9055\u3044\u307e\u3059|\u9593\u9055\u3044|\ud2c0\ub838\ub2e4|\ud2c0\ub838\uc5b4\uc694"
 )
 _ALONE_RE = re.compile(
@@ -134,12 +144,21 @@ _OTHER_WORDS = (
     r"|\ud2c0\ub838|\uc798\ubabb|\ubaa8\uc21c"  # 틀렸 잘못 모순
     # tr `Bu cevap yanlış`, pt `Desconsidere a resposta acima`, vi `đáp án trên sai` (sai after what it judges)
     r"|yanl\u0131\u015f|hatal\u0131|desconsider|(?:tr\u00ean|n\u00e0y|\u0111\u00f3)\s+(?:l\u00e0\s+)?sai\b"
+    # judgements and admissions in the other languages answer lines are read in: tr vi id/ms pl nl sv/da/no uk el
+    # fi hu cs ro it fr es de th sw bn fa he ar hi (`Hayır, yanlış hesapladım`, `Tunggu, saya salah hitung`)
+    r"|yan\u0131l|hata\s+yapt|t\u00ednh\s+sai|sai\s+r\u1ed3i|nh\u1ea7m|\bsalah\b|\bkeliru\b|pomyli\u0142|b\u0142\u0105d"
+    r"|b\u0142\u0119dn|\bfout\b|vergist|rekenfout|\bfel\b|misstag|\bforkert|\bfeil\b|\u043f\u043e\u043c\u0438\u043b"
+    r"|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d|\u03bb\u03ac\u03b8\u03bf\u03c2|\u03bb\u03b1\u03bd\u03b8\u03b1\u03c3\u03bc\u03ad\u03bd|v\u00e4\u00e4rin|virhe|\brossz\b"
+    r"|hib\u00e1s|t\u00e9vedt|elsz\u00e1mol|spletl|\u0161patn|chybn|\bomyl|gre\u0219|gre\u015f|sbagli|\berrore\b|oubli\u00e9"
+    r"|olvid\u00e9|vergessen|\u0e1c\u0e34\u0e14|kosea|\bkosa\b|\u09ad\u09c1\u09b2|\u0627\u0634\u062a\u0628\u0627\u0647|\u05d8\u05e2\u05d9\u05ea\u05d9|\u05d8\u05e2\u05d5\u05ea|\u05e9\u05d2\u05d5\u05d9"
+    r"|\u062e\u0637\u0623|\u0623\u062e\u0637\u0623\u062a|\u062e\u0627\u0637\u0626|\u0917\u0932\u0924|\u0917\u093c\u0932\u0924"
 )
 _OTHER_RE = re.compile(
     r"(?<!\u043d\u0435\s)(?<!\u043d\u0435)(?<!pas\s)(?<!nicht\s)(?<!no\s)(?<!\u4e0d)(?<!\u6ca1)(?<!\u6ca1\u6709)"
-    r"(?<!\u4e0d\u8981)(?<!\u522b)(?<!\u65e0)(?<!\bne\s)(?:"
+    r"(?<!\u4e0d\u8981)(?<!\u522b)(?<!\u65e0)(?<!\bne\s)(?<!kh\u00f4ng\s)(?<!\bnie\s)(?<!\btidak\s)(?<!\bbukan\s)"
+    r"(?<!\bgeen\s)(?<!\binte\s)(?<!\bikke\s)(?<!\bnem\s)(?<!\bnu\s)(?<!\bnon\s)(?<!\bei\s)(?<!\bbez\s)(?:"
     + _OTHER_WORDS
-    + r")(?![^\W\d_]*\s+(?:pas|nicht)\b)",
+    + r")(?![^\W\d_]*\s+(?:pas|nicht|de\u011fil|non)\b)",
     re.IGNORECASE,
 )
 
@@ -180,12 +199,15 @@ _CUE_WORDS = (
     garbage scrap redo start drawing blew way absolutely too excluded rejected fine nothing none without hardly
     non nein nao faux fausse falsch fehler incorrecto incorrecta falso falsa errado errada incorreto incorreta
     erreur contredit widerspricht verrechnet geirrt vertan rechenfehler stimmt contradice mal contradiz errei
-    enganei erro sbagliato sbagliata errore hata sai fout onjuist klopt pas nicht niet"""
+    enganei erro sbagliato sbagliata errore hata sai fout onjuist klopt pas nicht niet salah keliru fel feil
+    forkert misstag vergist rekenfout virhe rossz spletl chybne omyl sbagliat sbagliato kosea kosa vergessen nie nee
+    nej nei ei nem ne nu tidak bukan hapana bekle khoan tunggu sebentar chwila czekaj zaraz wacht vent hetkinen
+    odota stai subiri ngoja"""
     )
     | CUE_WORDS
 )
 _CUE_PARTS_RE = re.compile(
-    r"n't|\bmis[a-z]|\b(?:over|under|double)-?count|equivoc|tromp|\u2717|\u2718|\u274c|/s\b"
+    r"n't|\bmis[a-z]|\b(?:over|under|double)-?count|equivoc|tromp|kosea|\u2717|\u2718|\u274c|/s\b"
 )
 
 
@@ -236,7 +258,9 @@ _QUERY_ABOUT_RE = re.compile(
 
 _ALTERNATIVE_RE = re.compile(r"\bor\b|\?|/|\b(?:maybe|perhaps|possibly|probably)\b|\u6216", re.IGNORECASE)
 _PLAIN_NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.]*\d)")
-_FIRST_SENTENCE_RE = re.compile(r"[\s$.)\]]*(.*?)(?:[.!?](?=\s|$)|[\n\u3002\uff01\uff1f]|$)", re.DOTALL)
+_FIRST_SENTENCE_RE = re.compile(
+    r"[\s$.)\]\u0964]*(.*?)(?:[.!?](?=\s|$)|[\n\u3002\uff01\uff1f\u0964]|$)", re.DOTALL
+)
 
 
 _REASON_RE = re.compile(r"[\s,;:]*(?:since|because|as|given|for|due\s+to|by)\b", re.IGNORECASE)
@@ -302,7 +326,9 @@ _ANNOUNCED_RE = re.compile(  # a revision announced and never made (`Let me reco
     r"|re-?examine|re-?evaluate|try\s+again)(?:\s+\w+){0,3}\s*[.!]+[\s)]*$",  # a whole sentence, not one cut off
     re.IGNORECASE,
 )
-_SENTENCES_RE = re.compile(r"[^.!?\n\u3002\uff01\uff1f]+[.!?\u3002\uff01\uff1f]*")
+_SENTENCES_RE = re.compile(
+    r"[^.!?\n\u3002\uff01\uff1f\u0964]+[.!?\u3002\uff01\uff1f\u0964]*"
+)  # (`।`: a danda)
 
 
 def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None:
