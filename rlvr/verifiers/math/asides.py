@@ -89,11 +89,20 @@ def _lead(text: str, start: int, ends: str = ".!?;") -> str:
 # someone else's claim: a clause whose subject is another person or source and whose verb reports what they said
 # (`My classmate claimed the answer is \\boxed{30}`); it states nothing of the reply's own, unless the reply turns
 # to its own conclusion before the box (`He said so, hence \\boxed{5}`)
+# (a named one too: a source, `The textbook says`, `GPT-4 says`, `Bob thinks`; or its answer, `The key's answer is`)
+_SOURCES = (
+    r"(?:answer\s+)?key|(?:text)?book|teacher|professor|tutor|instructor|manual|website|forum|internet|author"
+)
+_NOT_NAMES = (
+    r"I|We|So|Thus|Then|Hence|Therefore|This|That|It|The|Now|Finally|Here|Our|Let|Theorem|Lemma|Corollary"
+    r"|Proposition|Equation|Formula|Rule|Law|Definition|Step|Part|Case|Problem|Question|Hint|Note|Answer|Method"
+)
 _REPORTED_RE = re.compile(
-    r"^[\s(*_]*(?:(?:my|our|your|his|her|their|a|an|one|some|another)\s+(?:[\w'-]+\s+){0,3}?"
-    r"|(?:someone|somebody|others?|people|he|she|they)\s+)"
-    r"(?:(?:claim|say|think|believe|argue|suggest|insist|assert|post|guess)(?:s|ed)?|said|thought|wr[io]tes?)\b",
-    re.IGNORECASE,
+    r"^[\s(*_]*(?:(?:(?i:my|our|your|his|her|their|a|an|one|some|another)\s+(?:[\w'-]+\s+){0,3}?"
+    r"|(?i:someone|somebody|others?|people|he|she|they)\s+"
+    rf"|(?i:the\s+)?(?i:{_SOURCES})\s+|(?!(?:{_NOT_NAMES})\b)[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*)?\s+)"
+    r"(?i:(?:claim|say|think|believe|argue|suggest|insist|assert|post|guess)(?:s|ed)?|said|thought|wr[io]tes?)\b"
+    rf"|(?i:the\s+)?(?i:{_SOURCES})(?:'s|s')\s+(?i:(?:final\s+)?(?:answer|solution|result|value))\s+(?i:is|was))",
 )
 _OWN_TURN_RE = re.compile(
     r"\b(?:so|thus|therefore|hence|but|however|which\s+means|I|we)\b|[;:]", re.IGNORECASE

@@ -76,7 +76,7 @@ _BEFORE_BOX_RE = re.compile(
 
 
 _AFTER_BOX_RE = re.compile(
-    r"^(?:[\s$]|\\[ ,;])*\(?\s*(?:\\text\s*\{\s*)?\(?\s*(?:(?:is|are)\s+(?:only\s+)?(?:an?\s+|the\s+)?)?(?:"
+    r"^(?:[\s$,\u2014\u2013]|\\[ ,;])*\(?\s*(?:\\text\s*\{\s*)?\(?\s*(?:(?:is|are)\s+(?:only\s+)?(?:an?\s+|the\s+)?)?(?:"
     + "|".join(QUALIFIERS_AFTER_BOX)
     + r")\b",
     re.IGNORECASE,

@@ -84,8 +84,13 @@ _PITFALL_RE = re.compile(r"\b(?:" + "|".join(PITFALL_WORDS) + r")\b", re.IGNOREC
 _OPENER_RE = re.compile(
     r"^[\s(*]*(?:(?:" + "|".join(REVISION_WORDS) + r"|therefore|thus|hence|so)\b|no,)", re.IGNORECASE
 )
-# a value offered under a condition in brackets: `Answer: 7 (if we exclude the endpoint)`
-_CONDITIONAL_RE = re.compile(r"\(\s*(?:if|when|assuming|unless|provided)\b", re.IGNORECASE)
+# a value offered under a condition in brackets (`Answer: 7 (if we exclude the endpoint)`), or in a sentence that
+# opens on one (`If order does not matter, it is 6.`): another reading's value (one that arrives at the answer
+# again, `If x = 12, then 2x + 6 = 30`, checks it)
+_CONDITIONAL_RE = re.compile(
+    r"\(\s*(?:if|when|assuming|unless|provided)\b|^[\s*]*(?:if|when|assuming|supposing|provided)\b",
+    re.IGNORECASE,
+)
 # an answer attributed to someone else ("The expected answer is 7", "Reference answer: 7"): a second answer
 _ATTRIBUTED_RE = re.compile(r"\b(?:" + "|".join(ATTRIBUTIONS) + r")\s+(?:final\s+)?answers?\b", re.IGNORECASE)
 # a clause that opens one of several parallel answers: `If n is odd:`, `Case 2 gives`, `Answer B:`

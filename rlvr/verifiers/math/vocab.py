@@ -365,6 +365,8 @@ HEDGE_MARKERS = (
     "might",
     "could",
     "plausible",
+    r"also\s+(?:possible|valid|correct|right)",  # `15 is also possible`, `15 is just as likely`
+    r"just\s+as\s+(?:likely|good|valid)",
     "alternatively",
     "alternative",
     "otherwise",
@@ -443,6 +445,16 @@ QUALIFIERS_AFTER_BOX = (
     "approximately",
     "roughly",
     r"an?\s+(?:estimate|approximation)",
+    r"or\s+(?:thereabouts|something\s+(?:close|near|like\s+that|similar))",  # `\boxed{12} or something close`
+    r"give\s+or\s+take(?:\s+\w+)?",
+    r"more\s+or\s+less",
+    # a value not yet given as the answer: `\boxed{12} (tentative)`, `(draft)`, `(to be checked)`
+    r"tentative(?:ly)?",
+    r"provisional(?:ly)?",
+    r"(?:a\s+)?draft",
+    r"(?:a\s+)?placeholder",
+    r"to\s+be\s+(?:checked|confirmed|verified|determined|revised)",
+    r"pending(?:\s+\w+)?",
 )
 #: Whose answer a phrase states when it is not the reply's own ("the expected answer is 7", "Reference answer:").
 ATTRIBUTIONS = (
