@@ -83,7 +83,7 @@ _HYPOTHETICAL_RE = re.compile(
 # a condition that opens the sentence, and a modal consequent after it: the value is what would hold, not what does
 _CONDITION_RE = re.compile(
     r"(?:(?:so|and|now|but|ok(?:ay)?|well)\s*,?\s+)?(?:if|even\s+if|suppose|supposing|assume|assuming|provided"
-    r"|were|had|what\s+if|in\s+case)\b",
+    r"|were|had|what\s+if|in\s+case|without(?!\s+loss)|absent|ignoring|but\s+for|if\s+not\s+for)\b",
     re.IGNORECASE,
 )
 _WOULD_RE = re.compile(r"\bwould(?:'ve|\s+have)?\b|'d\s+(?:be|get|have)\b", re.IGNORECASE)
@@ -166,7 +166,14 @@ _HEDGED_AFTER_RE = re.compile(
     r"^[\s$}]*(?:[(\[;,]|\s-\s)\s*(?:or\s+)?(?:alt(?:ernatively|ernative)?|possibly|perhaps|maybe|probably)(?!\w)"
     r"|^[\s$}]*[(\[][^()\[\]]{0,40}?[\d$][^()\[\]]{0,40}?\b(?:if|when|unless|otherwise)\b"
     # a reading it depends on: `6/8 (depending on whether rotations are identified)`
-    r"|^[\s$}]*[(\[,;\u2014\u2013-]?\s*(?:depending\s+on|according\s+to\s+whether|based\s+on\s+whether)\b",
+    r"|^[\s$}]*[(\[,;\u2014\u2013-]?\s*(?:depending\s+on|according\s+to\s+whether|based\s+on\s+whether)\b"
+    # a tolerance or another reading's value in brackets: `($\\pm 1$ depending on ...)`, `(13 under the other
+    # convention)`
+    r"|^[\s$}]*[(\[]\s*\$?\s*(?:\\pm|\u00b1)"
+    # (a bracket opening on the `or` of a language written without spaces, its value later: `（または…なら 13）`)
+    r"|^[\s$}]*[(\[\uff08]\s*(?:\u307e\u305f\u306f|\u3082\u3057\u304f\u306f|\ub610\ub294|\ud639\uc740|\u6216\u8005|\u6216)[^()\[\]\uff08\uff09]{0,60}?\d"
+    r"|^[\s$}]*[(\[][^()\[\]]{0,60}?\b(?:depending\s+on|under\s+(?:the\s+|an\s+)?(?:other|another|alternative|different)"
+    r"|in\s+the\s+other\s+(?:reading|interpretation|convention|case))\b",
     re.IGNORECASE,
 )
 # another value kept in reserve after it: `\\boxed{16}, but I'm only 50% sure; $18$ is my backup`
@@ -333,7 +340,13 @@ _EXAMPLE_OPENER_RE = re.compile(
 # es/it/pt `Si ... sería/habría`, `Se ... sarebbe/seria`
 _FOREIGN_COUNTERFACTUAL_RE = re.compile(
     r"\u0435\u0441\u043b\u0438\s+\u0431\u044b\b|(?:wenn|falls)\b.*\b(?:w\u00e4re|w\u00fcrde|h\u00e4tte)"
-    r"|si\b.*\b(?:serait|aurait|ser\u00eda|habr\u00eda|fuera)|se\b.*\b(?:sarebbe|avrebbe|seria|teria)\b",
+    r"|si\b.*\b(?:serait|aurait|ser\u00eda|habr\u00eda|fuera)|se\b.*\b(?:sarebbe|avrebbe|seria|teria)\b"
+    # `without ...` with a modal consequent (es de fr it pt ru), and the negative conditionals of zh ja ko
+    # (`不考虑…的话，答案是`, `…がなければ、答えは`, `…없다면 답은`)
+    r"|(?:sin|sans)\b.*\b(?:ser\u00eda|habr\u00eda|serait|aurait)|ohne\b.*\b(?:w\u00e4re|w\u00fcrde|h\u00e4tte)"
+    r"|senza\b.*\b(?:sarebbe|avrebbe)|sem\b.*\b(?:seria|teria)\b|\u0431\u0435\u0437\b.*\b\u0431\u044b\b"
+    r"|(?:\u4e0d\u8003\u8651|\u6ca1\u6709|\u5982\u679c|\u5047\u5982|\u82e5).{0,60}\u7684\u8bdd"
+    r"|.{0,80}?(?:\u304c|\u3082)?\u306a\u3051\u308c\u3070|.{0,80}?(?:\uc5c6|\uc54a\ub294|\uc544\ub2c8)\ub2e4\uba74",
     re.IGNORECASE,
 )
 

@@ -89,6 +89,7 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
     """(start, end, value) of the numbers answer phrases state outside any box (`The answer is 12.`); a
     phrase whose answer is a box is that box, already counted."""
     found = []
+    cleaned: dict[str, str] = {}  # (a reply repeating one answer sentence 5,000 times cleans it once)
     starts = [s for s, _, _ in boxes]  # (in order and apart: the box holding a phrase is found by bisection)
     for m in _PHRASE_RE.finditer(text):
         k = bisect.bisect_right(starts, m.start()) - 1
@@ -99,7 +100,9 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
             continue
         if negated_frame(text[max(0, m.start() - 200) : m.start()]):  # `It is false that the answer is 8`
             continue
-        answer = _clean_phrase_answer(after).strip()
+        if after not in cleaned:
+            cleaned[after] = _clean_phrase_answer(after).strip()
+        answer = cleaned[after]
         at = after.find(answer)
         if at > 0 and after[at - 1] == "(" and after[at + len(answer) : at + len(answer) + 1] == ")":
             continue  # `the answer is given by (1):` names an equation's tag, not a value

@@ -90,7 +90,7 @@ CONCLUSION_OPENERS_GLUED = (
 #: English `or` / `and`, so a hedge or a list in any language is all its values (`phrases._clean_phrase_answer`).
 FOREIGN_OR = (
     "или", "либо", "або", "ou", "oder", "oppure", "lub", "albo", "nebo", "hoặc", "veya", r"ya\s+da", "atau",
-    "eller", "ή", "या", "或者", "或是", "或", "または", "もしくは", "또는", "혹은",
+    "eller", "ή", "या", "或者", "或是", "或", "または", "もしくは", "또는", "혹은", "vagy", "tai", "sau", "או", "أو", "یا",
 )  # fmt: skip
 FOREIGN_AND = (
     "и", "і", "und", "et", "oraz", "và", "ve", "och", "og", "και", "और", "和", "及", "および", "그리고",

@@ -80,7 +80,11 @@ _PHRASE_RE = re.compile(
 # (no two adjacent parts may match the same run of text, and the number is possessive: a long run of spaces
 # or digits must not be split in every way before the match fails, which took time quadratic in its length)
 _ALTERNATIVE_RE = re.compile(
-    r"^[\s$\\\"'*]*(?:_?\{)?\(?\s*(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*\(?\s*(?:,|and|or)\s*\})[\s\"'*]*"
+    r"^[\s$\\\"'*]*(?:_?\{)?[(\uff08]?\s*(?:,|;|/|\band\b|\bor\b|\\text\s*\{\s*\(?\s*(?:,|and|or)\s*\}"
+    # (`\\boxed{12} (eller 13, ...)`, `(lub 13)`, `(या 13)`: the `or` of the other languages too)
+    + r"|(?<![^\W\d_])(?:"
+    + "|".join(FOREIGN_OR)
+    + r")(?![^\W\d_]))[\s\"'*]*"
     r"(?:(?:" + "|".join(ALTERNATIVE_HEDGES) + r")\s+)?"
     r"(?:\$+([^$]+?)\$+|\\\((.+?)\\\)|(-?\d++(?:\.\d++)?+)(?![\d.]*\s*[A-Za-z]{3}))"
 )

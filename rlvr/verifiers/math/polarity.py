@@ -37,7 +37,7 @@ _NEGATIVE = wordset(
     unacceptable inadmissible infeasible nonsensical withdraw withdrawing withdrawn awry amiss overcounts
     undercounts overcounted undercounted overcount undercount double-counts double-counted double-count void voided
     erratum errata trap cancelled canceled revoke revoked rescind rescinded annulled nullified misstep goof
-    goofed placeholder provisional unconfirmed \u2717 \u2718 \u274c"""
+    goofed placeholder provisional unconfirmed unreliable untrustworthy dubious questionable unsolved \u2717 \u2718 \u274c"""
 )
 # (`checks out`, `adds up`, `makes sense`, `that's it` are rewritten to `fine` first: `out`, `up` alone say nothing)
 _POSITIVE = wordset(
@@ -54,7 +54,7 @@ _SIZES = wordset("big large small high low many few much long short")
 _PHRASES_WRONG_RE = re.compile(
     r"\bstart(?:ing)?\s+(?:over|again)\b|\btake\s+(?:it|that|this|everything)\s+back\b|\bdrawing\s+board\b"
     r"|\bscratch\s+(?:that|this|it|everything)\b|\bnot\s+so\s+fast\b|\bno\s+good\b|\btake\s+back\b"
-    r"|\bblew\s+it\b|\bno\s+way\b|\babsolutely\s+not\b|\btoo\s+\w+\s+to\s+be\s+(?:right|correct|true|valid|possible|the\s+answer)\b",
+    r"|\bblew\s+it\b|\bno\s+way\b|\bcount(?:s|ed)?\s+(?:each|every)\s+\w+\s+twice\b|\bcounted\s+twice\b|\babsolutely\s+not\b|\btoo\s+\w+\s+to\s+be\s+(?:right|correct|true|valid|possible|the\s+answer)\b",
     re.IGNORECASE,
 )
 _PHRASES_FINE_RE = re.compile(
@@ -76,7 +76,7 @@ _CLOSED = (
         on in of to for at by with from into as than like more even any some thing things go goes going get gets
         got let let's please need needs should can will shall back over done seriously kind sort bit little whole
         here's that's there's what's wasn't isn't aren't weren't doesn't don't didn't can't couldn't won't
-        wouldn't shouldn't hasn't haven't hadn't something's everything's nothing's possibly edit update note ps
+        wouldn't shouldn't hasn't haven't hadn't i'll we'll treat something's everything's nothing's possibly edit update note ps
         correction retraction i'm we're i've we've i'd you're eh whoa haha lol silly consider one's went against
         first second third both exactly below"""
     )
@@ -104,7 +104,8 @@ _CUE_RE = re.compile(
     r"(?<![\w'])(?:"
     + "|".join(sorted((re.escape(w) for w in _NEGATIVE | _NEGATORS), key=len, reverse=True))
     + r")(?![\w'])|n't\b|\btoo\b|\bblew\b|\bway\b|\bscratch\b|\bstart(?:ing)?\s+(?:over|again)\b"
-    r"|\bdrawing\s+board\b|\btake\s+(?:\w+\s+)?back\b",
+    r"|\bdrawing\s+board\b|\btake\s+(?:\w+\s+)?back\b|\bcount(?:s|ed)?\s+(?:each|every)\s+\w+\s+twice\b"
+    r"|\bcounted\s+twice\b",
     re.IGNORECASE,
 )
 _EXTRAPOSED_RE = re.compile(

@@ -41,7 +41,7 @@ _INTERJECTIONS = (
     # `wait` in more languages: tr vi id/ms pl nl sv/da/no uk el fi hu cs ro sw hi th bn he ar fa
     r"|bekle|khoan|ch\u1edd\s+\u0111\u00e3|\u0111\u1ee3i\s+\u0111\u00e3|tunggu|sebentar|chwila|czekaj|zaraz|wacht"
     r"|v\u00e4nta|vent|\u0437\u0430\u0447\u0435\u043a\u0430\u0439(?:\u0442\u0435)?|\u03c0\u03b5\u03c1\u03af\u03bc\u03b5\u03bd\u03b5|hetkinen|odota"
-    r"|v\u00e1rj(?:unk)?|po\u010dkat|po\u010dkej|stai|a\u0219teapt\u0103|subiri|ngoja|\u0930\u0941\u0915\u094b|\u0930\u0941\u0915\u093f\u090f"
+    r"|teka|v\u00e1rj(?:unk)?|po\u010dkat|po\u010dkej|stai|a\u0219teapt\u0103|subiri|ngoja|\u0930\u0941\u0915\u094b|\u0930\u0941\u0915\u093f\u090f"
     r"|\u0e40\u0e14\u0e35\u0e4b\u0e22\u0e27(?:\u0e01\u0e48\u0e2d\u0e19)?|\u09a6\u09be\u0981(?:\u09a1\u09bc|\u09dc)\u09be(?:\u0993|\u09a8)|\u05e8\u05d2\u05e2|\u0627\u0646\u062a\u0638\u0631|\u0644\u062d\u0638\u0629"
     r"|\u0635\u0628\u0631\s+\u06a9\u0646(?:\u06cc\u062f)?"
     r"|\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u55ef|\u54e6|\u5509|\u5f85\u3063\u3066|\u3044\u3084|\u3042\u308c"  # 等等 等一下 嗯 哦 唉 待って いや あれ
@@ -105,6 +105,8 @@ _JUDGED = (
 _DISBELIEVED = (
     r"(?:i|we)\s+(?:(?:do\s+not|don't|no\s+longer)\s+(?:think|believe)|doubt)\s+(?:that\s+)?"
     r"(?:this|that|it)(?:'s|\s+is|\s+was)\s+(?:right|correct|true|valid|it|the\s+answer)\b"
+    r"|(?:i|we)\s+(?:do\s+not|don't|can't|cannot|no\s+longer)\s+(?:stand\s+by|vouch\s+for|trust|endorse|believe\s+in)"
+    r"\s+(?:this|that|it|the\s+above|my\s+\w+)\b"
 )
 _RETRACTED = (
     r"(?:(?:i|we)\s+)?(?:scratch|ignore|disregard|forget|strike|cancel|delete|undo|retract|withdraw|discard)"
@@ -114,6 +116,7 @@ _RETRACTED = (
     r"|(?:i|we)\s+take\s+(?:that|it|this|it\s+all)\s+back\b"
 )
 _ADMITTED = (
+    r"(?:i|we)(?:'ve|\s+have)\s+(?:got|made)\s+an?\s+(?:\w+\s+)?(?:mistake|error|slip|blunder)\b|"
     r"(?:(?:i|we)\s+(?:(?:must|might|may)\s+have\s+|have\s+|had\s+)?(?:(?:messed|screwed)\s+(?:\w+\s+)?up|goofed"
     r"|erred|mis[a-z]{3,}|(?:was|were)\s+(?:\w+\s+)?(?:wrong|mistaken)|made\s+an?\s+(?:\w+\s+)?(?:mistake|error|slip|blunder)"
     # (a step left out or counted twice: `I forgot to divide by 2`, `I double-counted the corners`)
@@ -152,6 +155,9 @@ _OTHER_WORDS = (
     r"|hib\u00e1s|t\u00e9vedt|elsz\u00e1mol|spletl|\u0161patn|chybn|\bomyl|gre\u0219|gre\u015f|sbagli|\berrore\b|oubli\u00e9"
     r"|olvid\u00e9|vergessen|\u0e1c\u0e34\u0e14|kosea|\bkosa\b|\u09ad\u09c1\u09b2|\u0627\u0634\u062a\u0628\u0627\u0647|\u05d8\u05e2\u05d9\u05ea\u05d9|\u05d8\u05e2\u05d5\u05ea|\u05e9\u05d2\u05d5\u05d9"
     r"|\u062e\u0637\u0623|\u0623\u062e\u0637\u0623\u062a|\u062e\u0627\u0637\u0626|\u0917\u0932\u0924|\u0917\u093c\u0932\u0924"
+    # a right-word negated after it, or a plea to ignore it (sv no/da nl it de he tl: `det stämmer inte`, `לא נכון`)
+    r"|st\u00e4mmer\s+inte|stemmer\s+ikke|is\s+niet\s+(?:juist|goed)|non\s+\u00e8\s+(?:corrett|giust)"
+    r"|stimmt\s+(?:so\s+|hier\s+|leider\s+|doch\s+)?nicht|ignorier|\u05dc\u05d0\s+\u05e0\u05db\u05d5\u05df|\bmali\b"
 )
 _OTHER_RE = re.compile(
     r"(?<!\u043d\u0435\s)(?<!\u043d\u0435)(?<!pas\s)(?<!nicht\s)(?<!no\s)(?<!\u4e0d)(?<!\u6ca1)(?<!\u6ca1\u6709)"
@@ -202,12 +208,12 @@ _CUE_WORDS = (
     enganei erro sbagliato sbagliata errore hata sai fout onjuist klopt pas nicht niet salah keliru fel feil
     forkert misstag vergist rekenfout virhe rossz spletl chybne omyl sbagliat sbagliato kosea kosa vergessen nie nee
     nej nei ei nem ne nu tidak bukan hapana bekle khoan tunggu sebentar chwila czekaj zaraz wacht vent hetkinen
-    odota stai subiri ngoja"""
+    odota stai subiri ngoja teka mali ignorieren stemmer"""
     )
     | CUE_WORDS
 )
 _CUE_PARTS_RE = re.compile(
-    r"n't|\bmis[a-z]|\b(?:over|under|double)-?count|equivoc|tromp|kosea|\u2717|\u2718|\u274c|/s\b"
+    r"n't|\bmis[a-z]|\b(?:over|under|double)-?count|\btwice\b|equivoc|tromp|kosea|\u2717|\u2718|\u274c|/s\b"
 )
 
 
@@ -331,6 +337,16 @@ _SENTENCES_RE = re.compile(
 )  # (`।`: a danda)
 
 
+# the answer said to answer another question than the one asked (`I solved for $x$, but the question asks for $y$`,
+# `Edit: the above solves the version where ...`): withdrawn, whatever values the sentence names
+_MISMATCH_RE = re.compile(
+    r"\b(?:but|and|while|whereas|yet|however)\s*,?\s+the\s+(?:question|problem|task)\s+(?:actually\s+|really\s+)?"
+    r"(?:asks|asked|wants|wanted|is\s+asking|was\s+asking)\s+(?:for|about)\b|\bours\s+asks\b"
+    r"|\bthe\s+above\s+(?:solves|answers|computes)\s+(?:the|a)\s+(?:\w+\s+)?(?:version|variant|case|problem)\b",
+    re.IGNORECASE,
+)
+
+
 def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None:
     """Where the sentence after `pos` that withdraws what was stated ends (the scan stops at the first value
     other than a restatement of `answer`), the reply's end when it ends on a revision it announced (`Let me
@@ -341,6 +357,8 @@ def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None
         sentence = restated(m.group().strip(), answer)
         if not sentence:
             continue
+        if _MISMATCH_RE.search(sentence) and ANSWER not in sentence:
+            return m.end()
         if _VALUE_RE.search(sentence):
             # a new statement: what follows it judges that one; but one opened by a withdrawal must revise to
             # one value (`Nope, it is 8.`), else it withdrew the answer and offered none (`Nope, 8 or 9.`,
