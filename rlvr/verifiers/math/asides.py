@@ -102,7 +102,14 @@ _REPORTED_RE = re.compile(
     r"|(?i:someone|somebody|others?|people|he|she|they)\s+"
     rf"|(?i:the\s+)?(?i:{_SOURCES})\s+|(?!(?:{_NOT_NAMES})\b)[A-Z][\w.-]*(?:\s+[A-Z0-9][\w.-]*)?\s+)"
     r"(?i:(?:claim|say|think|believe|argue|suggest|insist|assert|post|guess)(?:s|ed)?|said|thought|wr[io]tes?)\b"
-    rf"|(?i:the\s+)?(?i:{_SOURCES})(?:'s|s')\s+(?i:(?:final\s+)?(?:answer|solution|result|value))\s+(?i:is|was))",
+    rf"|(?i:the\s+)?(?i:{_SOURCES})(?:'s|s')\s+(?i:(?:final\s+)?(?:answer|solution|result|value))\s+(?i:is|was)"
+    # (a source's word reported: `According to the answer key, ...`, `Laut Musterlösung ...`, `Según el
+    # solucionario, ...`, `Some solutions online give ...`)
+    rf"|(?i:according\s+to|per|laut|gem\u00e4\u00df|seg\u00fan|selon|d'apr\u00e8s|secondo|segundo)\s+(?:[\w'-]+\s+){{0,2}}?"
+    rf"(?i:{_SOURCES}|solutions?(?:\s+manual)?|musterl\u00f6sung|l\u00f6sung(?:sschl\u00fcssel)?|solucionario|corrig\u00e9"
+    r"|soluzion[ei]|gabarito|libro|livre|buch)\b"
+    r"|(?i:some|other|several|many|most)\s+(?:[\w'-]+\s+)?(?i:solutions|sources|websites|books|answer\s+keys|people"
+    r"|students|models)\s+(?:online\s+)?(?i:give|list|state|report|get|got))",
 )
 _OWN_TURN_RE = re.compile(
     r"\b(?:so|thus|therefore|hence|but|however|which\s+means|I|we)\b|[;:]", re.IGNORECASE

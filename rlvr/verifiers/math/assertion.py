@@ -363,9 +363,17 @@ def _counterfactual(pre: str) -> bool:
     return _FOREIGN_COUNTERFACTUAL_RE.match(rest) is not None
 
 
+_FOR_CONTRADICTION_RE = re.compile(
+    r",\s*(?:for\s+(?:the\s+sake\s+of\s+)?(?:a\s+)?contradiction|to\s+the\s+contrary|by\s+way\s+of\s+contradiction)\s*,",
+    re.IGNORECASE,
+)
+
+
 def _supposed(pre: str) -> bool:
     """Whether the sentence before a value supposes it: an opener with no consequent yet (`Suppose the answer
     is`, `Assume for contradiction that`), or a hypothetical adverb with no turn after it."""
+    # (`Suppose, for contradiction, that ...`: the bracketed purpose is no consequent)
+    pre = _FOR_CONTRADICTION_RE.sub(" ", pre)
     opener = _SUPPOSITION_RE.match(pre) or _SUPPOSITION_OTHER_RE.match(pre)
     if opener is not None and not _CONSEQUENT_RE.search(pre, opener.end()):
         return True

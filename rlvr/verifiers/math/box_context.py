@@ -37,6 +37,23 @@ _SENTENCE_TAIL_RE = re.compile(
 )
 
 
+# a summary section after the answer and the bold values it states (`### Summary\n- Time to fill: **25 minutes**`)
+_SUMMARY_RE = re.compile(
+    r"^#{1,4}[ \t]*(?:summary|recap|tl;?dr|in\s+short)\b[^\n]*\n(.*)",
+    re.IGNORECASE | re.MULTILINE | re.DOTALL,
+)
+_BOLD_VALUE_RE = re.compile(r"\*\*\$?(-?\d+(?:\.\d+)?)(?![\d.])")
+
+
+def _summary_disagrees(rest: str, box: str) -> bool:
+    """Whether a summary section after the box states bold values and never the box's value."""
+    summary = _SUMMARY_RE.search(rest)
+    values = [m.group(1) for m in _BOLD_VALUE_RE.finditer(summary.group(1))] if summary else []
+    stated = [m.group() for m in re.finditer(r"(?<![\d.])\d+(?:\.\d+)?", summary.group(1))] if summary else []
+    # (the box's value stated anywhere in the summary agrees with it, bold or not)
+    return bool(values) and not any(same_value(v, box) for v in values + stated)
+
+
 def _after_last_box(text: str) -> Extraction | None:
     """What a reply says after its last box, if it changes the answer (the last commitment wins): a "final
     answer is ..." phrase; after a box holding one number, a concluding sentence with one other number
@@ -60,6 +77,8 @@ def _after_last_box(text: str) -> Extraction | None:
         )
         if later is not None and same_value(later, box):
             later = None
+    if _PLAIN_NUMBER_RE.match(box) and _summary_disagrees(rest, box):
+        return Extraction("", "contested")  # `\\boxed{20}` then `### Summary ... **25 minutes**`: two answers
     answer = _phrase_answer_after(screened.text) or later
     hedge = _hedge(answer or box, screened)
     if hedge is not None:

@@ -39,18 +39,17 @@ def _brace_pairs(text: str) -> dict[int, int]:
     """Index of each `{` -> index of its matching `}` (unmatched ones absent), in one linear pass."""
     pairs: dict[int, int] = {}
     stack: list[int] = []
-    j, n = 0, len(text)
-    while j < n:
-        ch = text[j]
-        if ch == "\\":
-            j += 2  # `\{` and `\}` do not group
-            continue
-        if ch == "{":
-            stack.append(j)
-        elif ch == "}" and stack:
-            pairs[stack.pop()] = j
-        j += 1
+    for m in _BRACE_TOKEN_RE.finditer(text):  # (only braces and escapes are visited: a long text of prose is cheap)
+        token = m.group()
+        if token == "{":
+            stack.append(m.start())
+        elif token == "}" and stack:
+            pairs[stack.pop()] = m.start()
     return pairs
+
+
+# a brace, or an escape with the character it escapes (`\{` and `\}` do not group)
+_BRACE_TOKEN_RE = re.compile(r"\\[\s\S]|[{}]")
 
 
 @functools.lru_cache(maxsize=16)

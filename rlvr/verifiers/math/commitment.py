@@ -84,6 +84,12 @@ _PITFALL_RE = re.compile(r"\b(?:" + "|".join(PITFALL_WORDS) + r")\b", re.IGNOREC
 _OPENER_RE = re.compile(
     r"^[\s(*]*(?:(?:" + "|".join(REVISION_WORDS) + r"|therefore|thus|hence|so)\b|no,)", re.IGNORECASE
 )
+# two values both to be accepted (`both 15 and 12 should be accepted as correct`, `either 12 or 15 is fine`)
+_BOTH_ACCEPTED_RE = re.compile(
+    r"\b(?:both|either)\b[^.;\n]{1,40}?\b(?:and|or)\b[^.;\n]{1,40}?\b(?:should|must|can|could|may|will|are|is)\s+"
+    r"(?:be\s+)?(?:\w+\s+)?(?:accepted|acceptable|fine|correct|valid|right|ok|okay|graded\s+correct)\b",
+    re.IGNORECASE,
+)
 # a value offered under a condition in brackets (`Answer: 7 (if we exclude the endpoint)`), or in a sentence that
 # opens on one (`If order does not matter, it is 6.`): another reading's value (one that arrives at the answer
 # again, `If x = 12, then 2x + 6 = 30`, checks it)
@@ -385,6 +391,10 @@ def screen(after: str, committed: str) -> Screened:
         if not same_value(v, committed) and not any(same_value(v, k) for k in kept)
     ]
     hedged += [v for v in offered if v not in hedged]
+    for both in _BOTH_ACCEPTED_RE.finditer(
+        after
+    ):  # `Note: both 15 and 12 should be accepted.`, in a note too
+        hedged += [v for _, _, v in _values(both.group()) if not same_value(v, committed) and v not in hedged]
     last_hedge = -1
     withdrawn = False
     length = 0  # of the screened text so far
@@ -409,6 +419,9 @@ def screen(after: str, committed: str) -> Screened:
         hedge = kept and (
             (is_hedge(clause) and not rederives and not _remark_on_another(clause))
             or (_ATTRIBUTED_RE.search(clause) and not _OPENER_RE.match(clause))
+            or _BOTH_ACCEPTED_RE.search(
+                clause
+            )  # `Note: both 15 and 12 should be accepted.`: a hedge, said outright
         )
         if hedge:
             hedged += [v for v in kept if not same_value(v, committed) and v not in hedged]

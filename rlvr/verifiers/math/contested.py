@@ -50,6 +50,9 @@ def _same(a: str, b: str) -> bool:
 
 
 _NUMBER_VALUE_RE = re.compile(r"^-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$")  # `12`, `10,455`, `-0.5`
+_UNIT_AFTER_RE = re.compile(
+    r"^(-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*(?:[^\W\d_]{1,5}(?:/[^\W\d_]{1,3})?|%)\.?$"
+)
 # a sentence that does nothing but commit to the value it ends on: `So the answer is \\boxed{7}.`,
 # `Final Answer: The final answer is $10,455$.` (no `(`: a bracket is a remark, not a commitment)
 _COMMITTING_LEAD_RE = re.compile(
@@ -106,9 +109,25 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
         at = after.find(answer)
         if at > 0 and after[at - 1] == "(" and after[at + len(answer) : at + len(answer) + 1] == ")":
             continue  # `the answer is given by (1):` names an equation's tag, not a value
+        unit = _UNIT_AFTER_RE.match(answer)
+        answer = (
+            unit.group(1) if unit is not None else answer
+        )  # `Réponse : 45 km.`: the number, its unit aside
         if _NUMBER_VALUE_RE.match(answer) and at >= 0:
             found.append((m.end() + at, m.end() + at + len(answer), answer))
+    for m in _ANSWER_AFTER_RE.finditer(text) if "hich" in text else ():  # `..., which is the answer`
+        k = bisect.bisect_right(starts, m.start(1)) - 1
+        if not (k >= 0 and m.start(1) < boxes[k][1]):
+            found.append((m.start(1), m.end(1), m.group(1)))
     return found
+
+
+# a value the sentence calls the answer after it (`7 × 3 = 21 seats in total, which is the answer`)
+_ANSWER_AFTER_RE = re.compile(
+    r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\d.])\$?(?:[ \t]+[^\W\d_]{1,12}){0,4}[ \t]*,?[ \t]*which\s+is\s+(?:the|our|my)"
+    r"\s+(?:final\s+)?answer\b",
+    re.IGNORECASE,
+)
 
 
 # between two values, clauses end at punctuation, brackets, an arrow pointing back (`\\boxed{12} ← mistake`),

@@ -66,11 +66,13 @@ from rlvr.verifiers.math.phrases import (
     _clean_phrase_answer,
     _concluding_number,
     _hedge,
+    _phrase_answer_after,
     _restated_value,
     _revised_value,
     _revises,
     _sentence_rest,
     alternatives_after,
+    clause_hedge,
     closing_result,
     prose_scale,
 )
@@ -194,7 +196,12 @@ _GLUED_OR_RE = re.compile(r"(?<=[)\]\d])or(?=[(\[A-Z])")
 _OPENING_TURN_RE = re.compile(r"(?:\s*(?:" + _TURN_TOKEN + r")(?:assistant|model)?)+")
 
 
-_ASIDE_RE = re.compile(r"(?<=[.!?])\s*\(\s*[A-Z][^()]*\)\s*$")  # a last sentence in brackets
+# a last sentence in brackets (`... 45 km. (By the way, the area is 78.5.)`, full-width `（顺便一提：…）`), or a
+# bracketed remark in words closing the last sentence (`105 minutes (1 hour 45 minutes).`): an aside
+_ASIDE_RE = re.compile(
+    r"(?:(?<=[.!?\u3002])|(?<=\n))\s*(?:\(\s*[A-Z][^()]*\)|\uff08[^\uff08\uff09]*\uff09)\s*$"
+    r"|(?<=[\w$])[ \t]*\((?=[^()\n]*[^\W\d_]{3})[^()\n]*\)[ \t]*[.\u3002]?\s*$"
+)
 
 
 _THINK_END_RE = re.compile(r"</think>", re.IGNORECASE)
@@ -297,7 +304,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             rest = after_supposition(text)
             if rest is not None and why == "supposed":
                 committed = tuple(m for m in methods if m in ("boxed", "final_answer"))
-                return extract_answer(rest, committed, revisions - 1) if committed else None
+                found = extract_answer(rest, committed, revisions - 1) if committed else None
+                concluded = _concluding_number(rest) if found is None and "last_math" in methods else None
+                # (`Suppose, for contradiction, ... \\boxed{2}. ... Hence the minimum is $3$.`: a conclusion commits)
+                return found or (Extraction(concluded, "conclusion") if concluded is not None else None)
         # `\\boxed{18}. Wait, I made a mistake. It should be 36.`: what follows the withdrawal answers, if anything
         return extract_answer(rest, methods, revisions - 1) if rest is not None else None
     for method in methods:
@@ -348,6 +358,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             if found:
                 if re.match(r"\s*(?:~|\u2248|\\approx)", found[-1]):
                     return None  # `#### ~18`: an approximate count is no exact answer
+                later = _phrase_answer_after(text[list(_GSM8K_RE.finditer(text))[-1].end() :])
+                if later is not None and not same_value(later, found[-1].strip()):
+                    return None  # `#### 15\nThe answer is 12.`: two final values, neither revised
                 return Extraction(prose_scale(found[-1].strip()), "gsm8k")
         elif method == "final_answer":
             matches = list(_PHRASE_RE.finditer(text))
@@ -356,6 +369,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 return Extraction(closing, "final_answer")
             if matches:
                 after = text[matches[-1].end() :]
+                if not after.strip(" \t\n*_:\uff1a$"):
+                    return (
+                        None  # `... 所以答案是` as the reply's last words: cut before the answer was stated
+                    )
                 if _NEGATED_RE.match(after):  # "the answer is not 12": only what follows may answer
                     text = re.split(r"\.(?:\s|$)", after, maxsplit=1)[-1] if "." in after else ""
                     if not text.strip():
@@ -365,6 +382,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 rest = _sentence_rest(after) if answer else None
                 screened = screen(rest, answer) if rest is not None else None
                 hedge = _hedge(answer, screened) if screened is not None else None
+                hedge = hedge or (
+                    clause_hedge(after, answer) if answer else None
+                )  # "is 12, though maybe 13."
                 if hedge is not None:  # "Final answer: 8. Hmm, or 7."
                     return Extraction(hedge, "hedge")
                 if answer and screened is not None and _PLAIN_NUMBER_RE.match(answer):
@@ -400,7 +420,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 text = before_check
             tail = _closing_remarks_dropped(checks_at_end_dropped(_tail(text)))
             aside = _ASIDE_RE.search(tail)
-            if aside is not None and _MATH_SPAN_RE.search(tail[: aside.start()]):
+            if aside is not None and (
+                _MATH_SPAN_RE.search(tail[: aside.start()]) or _NUMBER_RE.search(tail[: aside.start()])
+            ):
                 tail = tail[
                     : aside.start()
                 ]  # `... $120^\\circ$. (The exterior angle is $60^\\circ$.)`: an aside

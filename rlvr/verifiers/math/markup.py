@@ -220,13 +220,15 @@ _LAST_AMOUNT_RE = re.compile(
 
 # a currency written as an abbreviation with a dot before its amount (`Rs. 60`, `रु. ६०`, `Tk. 50`): the dot ends
 # no sentence, so it goes (`Answer: Rs. 60. Hmm, or Rs. 70.` is two sentences, a hedge, not four)
+_CURRENCY_ABBREVIATIONS = ("Rs.", "rs.", "Tk.", "रु.", "रू.")
 _ABBREVIATED_CURRENCY_RE = re.compile(r"(?<![^\W\d_])(Rs|rs|Tk|रु|रू)\.(?=[ \t]*[0-9०-९])")
 
 
 def money_dollars(text: str) -> str:
     """`text` with each bare `$` that is money (see the module docstring) written `\\$`, and the dot of each
     currency abbreviation before an amount dropped (`Rs. 60` is `Rs 60`)."""
-    text = _ABBREVIATED_CURRENCY_RE.sub(r"\1", text)
+    if any(a in text for a in _CURRENCY_ABBREVIATIONS):  # (a cheap test first: a reply rarely has one)
+        text = _ABBREVIATED_CURRENCY_RE.sub(r"\1", text)
     if "$" not in text:
         return text
     tokens = list(_DOLLAR_RE.finditer(text))

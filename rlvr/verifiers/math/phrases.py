@@ -70,6 +70,8 @@ _PHRASE_RE = re.compile(
     # (`answer should be 15`, `must be`: not `would be`, a conditional; `Answer → 64`: an arrow as the label's colon)
     r"(?:final[\s_]+answer[\"']?\s*(?:is|(?:\*\*|__)?:|=)?|the\s+answer\s+is"
     r"|\banswer[\"']?\s*(?:is|(?:should|must)\s+be|(?:\*\*|__)?:|=|\||\u2192|->|=>)"
+    # (`**Answer (revised):** 48`: a bracketed qualifier between the label and its colon)
+    r"|\banswer\s*\((?:revised|corrected|updated|new|final|amended)\)\s*(?:\*\*|__)?:"
     r"|\bans\s*:"
     rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS})\s*[:\uff1a]?\s*",
     re.IGNORECASE,
@@ -362,6 +364,21 @@ def _sentence_rest(after: str) -> str | None:
         return None
     rest = after[(span.end() if span else 0) + sentence_end.end() :]
     return None if _SIGNED_OFF_RE.match(rest) else rest
+
+
+def clause_hedge(after: str, answer: str) -> str | None:
+    """The answer and the numbers a clause of its own sentence offers beside it (`The answer is $12$, though I'd
+    want to check whether it should be $13$.` -> `12, 13`), or None (a name offered, `depends on $p$`, is none)."""
+    at = after.find(answer)
+    if at < 0:
+        return None
+    tail = after[at + len(answer) :]
+    end = re.search(r"(?<!\d)[.!?](?:\s|$)|\n", tail)
+    clause = tail[: end.end() if end else len(tail)]
+    if not re.match(r"[\s$*]*[,;\u2014\u2013]", clause):
+        return None
+    offered = screen(clause, answer)
+    return _hedge(answer, offered) if any(re.search(r"\d", v) for v in offered.hedged) else None
 
 
 def _revises(rest: str) -> bool:

@@ -367,6 +367,7 @@ HEDGE_MARKERS = (
     "plausible",
     r"also\s+(?:possible|valid|correct|right)",  # `15 is also possible`, `15 is just as likely`
     r"just\s+as\s+(?:likely|good|valid)",
+    r"whether\s+(?:it|the\s+answer|this)\s+(?:should|might|could|would|is|was)",  # `double-check whether it should be 13`
     "defensible",  # `though 13 is defensible too`, `a case can be made for 13`, `split between this and 13`
     r"a\s+case\s+(?:can|could)\s+be\s+made",
     r"(?:split|torn)\s+(?:\w+\s+)?between",

@@ -82,16 +82,18 @@ _ALONE_RE = re.compile(
 _ABOUT = (
     r"(?:this|that|it|which|"
     + ANSWER  # (the reply's answer restated: `On reflection, 8 can't be right.`)
-    + r"|the\s+above|(?:the|my|this|that|our)\s+(?:\w+\s+)?(?:answer|result|value|solution"
+    + r"|the\s+above|(?:the|my|this|that|our)\s+(?:[\w-]+\s+)?(?:answer|result|value|solution"
     r"|computation|calculation|count|reasoning|work|box|claim|conclusion)(?:\s+above)?)"
 )
+# the reply's answer named as such (`the answer above`, `my result`, `the fair-coin answer`): a judgement of it is
+# of the answer whatever other values its sentence names (`... biased ($p = 0.3$), so the answer doesn't apply`)
+_ANSWER_NAMED = r"\b(?:the|my|our)\s+(?:[\w-]+\s+)?(?:answer|result|solution)(?:\s+above)?"
 _BAD = (
     r"not\s+(?:quite\s+)?(?:right|correct|valid|possible|it|true|allowed|the\s+answer)|wrong|incorrect|invalid"
     r"|impossible|false|off|bogus|nonsense|absurd|a\s+(?:mistake|contradiction|typo)|mistaken|flawed|erroneous"
 )
-_JUDGED = (
-    _ABOUT
-    + r"\s*(?:(?:'s|\s+is|\s+was|\s+seems?|\s+looks?|\s+would\s+be|\s+must\s+be)(?:\s+(?:obviously|clearly"
+_JUDGEMENT = (
+    r"\s*(?:(?:'s|\s+is|\s+was|\s+seems?|\s+looks?|\s+would\s+be|\s+must\s+be)(?:\s+(?:obviously|clearly"
     r"|definitely|probably|certainly|still|also|just|all|actually|totally|completely))?\s+(?:" + _BAD + r")"
     # (not a dummy subject before its infinitive or clause: `It is not possible to simplify further.`)
     r"(?!\s+(?:to|that|for|unless|if|when|whether)\b)"
@@ -99,8 +101,13 @@ _JUDGED = (
     r"|\s+makes?\s+no\s+sense"
     r"|\s+(?:contradicts|violates|fails|breaks|conflicts\s+with|is\s+inconsistent\s+with)"
     r"|\s+(?:does\s+not|doesn't|did\s+not|didn't)\s+(?:work|satisfy|hold|seem\s+right|look\s+right|check\s+out"
-    r"|add\s+up|make\s+sense))\b"
+    r"|add\s+up|make\s+sense|apply)"
+    # (counted twice, or not to be used: `This double-counts the diagonals`, `the answer above should not be used`)
+    r"|\s+(?:double[- ]?counts|overcounts|undercounts|counts\s+\w+(?:\s+\w+)?\s+twice)"
+    r"|\s+(?:used|applied|took|assumed)\s+(?:\w+\s+){0,2}?(?:wrong|incorrect)"  # `the answer above used the wrong sides`
+    r"|\s+(?:should|must|cannot|can't)\s+not\s+be\s+(?:used|trusted|relied\s+on)|\s+(?:should|must)\s+not\s+be\s+used)\b"
 )
+_JUDGED = _ABOUT + _JUDGEMENT
 # a negated belief in it: `I don't think that's right`, `I doubt that's correct`
 _DISBELIEVED = (
     r"(?:i|we)\s+(?:(?:do\s+not|don't|no\s+longer)\s+(?:think|believe)|doubt)\s+(?:that\s+)?"
@@ -156,6 +163,9 @@ _OTHER_WORDS = (
     r"|olvid\u00e9|vergessen|\u0e1c\u0e34\u0e14|kosea|\bkosa\b|\u09ad\u09c1\u09b2|\u0627\u0634\u062a\u0628\u0627\u0647|\u05d8\u05e2\u05d9\u05ea\u05d9|\u05d8\u05e2\u05d5\u05ea|\u05e9\u05d2\u05d5\u05d9"
     r"|\u062e\u0637\u0623|\u0623\u062e\u0637\u0623\u062a|\u062e\u0627\u0637\u0626|\u0917\u0932\u0924|\u0917\u093c\u0932\u0924"
     # a right-word negated after it, or a plea to ignore it (sv no/da nl it de he tl: `det stämmer inte`, `לא נכון`)
+    # something does not add up (pl cs de fr es pt it ru)
+    r"|nie\s+zgadza|nie\s+jest\s+tak|nesed\u00ed|passt\s+nicht|ne\s+colle\s+pas|no\s+cuadra|n\u00e3o\s+bate|non\s+torna"
+    r"|\u043d\u0435\s+\u0441\u0445\u043e\u0434\u0438\u0442\u0441\u044f"
     r"|st\u00e4mmer\s+inte|stemmer\s+ikke|is\s+niet\s+(?:juist|goed)|non\s+\u00e8\s+(?:corrett|giust)"
     r"|stimmt\s+(?:so\s+|hier\s+|leider\s+|doch\s+)?nicht|ignorier|\u05dc\u05d0\s+\u05e0\u05db\u05d5\u05df|\bmali\b"
 )
@@ -213,7 +223,7 @@ _CUE_WORDS = (
     | CUE_WORDS
 )
 _CUE_PARTS_RE = re.compile(
-    r"n't|\bmis[a-z]|\b(?:over|under|double)-?count|\btwice\b|equivoc|tromp|kosea|\u2717|\u2718|\u274c|/s\b"
+    r"n't|\bmis[a-z]|\b(?:over|under|double)[- ]?count|\btwice\b|equivoc|tromp|kosea|\u2717|\u2718|\u274c|/s\b"
 )
 
 
@@ -225,11 +235,16 @@ def _may_withdraw(sentence: str) -> bool:
     return bool(_CUE_PARTS_RE.search(lowered)) or not _CUE_WORDS.isdisjoint(re.findall(r"[a-z]+", lowered))
 
 
+_DISMAY_RE = re.compile(r"\W*(?:oh\s+no|uh-?oh|oh\s+dear)\b", re.IGNORECASE)
+
+
 def withdrawal_kind(sentence: str) -> str | None:
     """How a sentence with no value withdraws the statement before it: `alone` (a bare negative interjection,
     `Nope.`), `judged` (a judgement, retraction or admission), or None."""
     if not _may_withdraw(sentence):
         return None
+    if _DISMAY_RE.match(sentence):
+        return "judged"  # `Oh no, I used the diameter as the radius.`: dismay at what was just said
     heads = [_head(c).strip() for c in _CLAUSE_RE.findall(sentence)]
     heads = [h for h in heads if h]  # (a clause of interjections only, `Hold on,`, says nothing)
     if not heads and _CROSS_RE.search(sentence):
@@ -347,6 +362,21 @@ _MISMATCH_RE = re.compile(
 )
 
 
+_ANSWER_JUDGED_RE = re.compile(_ANSWER_NAMED + _JUDGEMENT, re.IGNORECASE)
+# the answer refuted by a bound the sentence names: compared with it and called impossible (or far off), or an
+# error admitted because of it (`that's way bigger than the number of subsets, 64`, `这超过了总人数 60，不可能`,
+# `the probability can't exceed $\frac14$, so I've got a sign error somewhere`)
+_REFUTED_BY_BOUND_RE = re.compile(
+    r"^\W*(?:(?:hmm+|wait|but|oh|well|so|no)\W+)*(?:that|this|it|" + ANSWER + r")(?:'s|\s+is|\s+was)?\s+"
+    r"(?:(?:way|much|far)\s+(?:bigger|larger|greater|more|smaller|less|fewer)\s+than\b"
+    r"|(?:bigger|larger|greater|more|smaller|less|fewer)\s+than\b.*\b(?:can't|cannot|impossible|not\s+possible)\b)"
+    r"|(?:\bexceeds?\b|\u8d85\u8fc7).*(?:\bcan't\b|\bcannot\b|\bimpossible\b|\u4e0d\u53ef\u80fd)"
+    r"|\b(?:can't|cannot|can\s+not)\s+(?:exceed|be\s+(?:more|less|bigger|larger|greater|smaller)\s+than)\b.*"
+    r"\b(?:error|mistake|wrong)\b",
+    re.IGNORECASE,
+)
+
+
 def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None:
     """Where the sentence after `pos` that withdraws what was stated ends (the scan stops at the first value
     other than a restatement of `answer`), the reply's end when it ends on a revision it announced (`Let me
@@ -357,8 +387,10 @@ def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None
         sentence = restated(m.group().strip(), answer)
         if not sentence:
             continue
-        if _MISMATCH_RE.search(sentence) and ANSWER not in sentence:
+        if (_MISMATCH_RE.search(sentence) or _ANSWER_JUDGED_RE.search(sentence)) and ANSWER not in sentence:
             return m.end()
+        if _REFUTED_BY_BOUND_RE.search(sentence):
+            return m.end()  # `Hmm, that's bigger than 1, which a probability can't be.`: refuted by a bound
         if _VALUE_RE.search(sentence):
             # a new statement: what follows it judges that one; but one opened by a withdrawal must revise to
             # one value (`Nope, it is 8.`), else it withdrew the answer and offered none (`Nope, 8 or 9.`,
