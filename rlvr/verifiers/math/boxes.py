@@ -39,7 +39,9 @@ def _brace_pairs(text: str) -> dict[int, int]:
     """Index of each `{` -> index of its matching `}` (unmatched ones absent), in one linear pass."""
     pairs: dict[int, int] = {}
     stack: list[int] = []
-    for m in _BRACE_TOKEN_RE.finditer(text):  # (only braces and escapes are visited: a long text of prose is cheap)
+    for m in _BRACE_TOKEN_RE.finditer(
+        text
+    ):  # (only braces and escapes are visited: a long text of prose is cheap)
         token = m.group()
         if token == "{":
             stack.append(m.start())

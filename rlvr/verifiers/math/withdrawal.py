@@ -163,6 +163,8 @@ _OTHER_WORDS = (
     r"|olvid\u00e9|vergessen|\u0e1c\u0e34\u0e14|kosea|\bkosa\b|\u09ad\u09c1\u09b2|\u0627\u0634\u062a\u0628\u0627\u0647|\u05d8\u05e2\u05d9\u05ea\u05d9|\u05d8\u05e2\u05d5\u05ea|\u05e9\u05d2\u05d5\u05d9"
     r"|\u062e\u0637\u0623|\u0623\u062e\u0637\u0623\u062a|\u062e\u0627\u0637\u0626|\u0917\u0932\u0924|\u0917\u093c\u0932\u0924"
     # a right-word negated after it, or a plea to ignore it (sv no/da nl it de he tl: `det stämmer inte`, `לא נכון`)
+    # ja `これだと…除いていない` (with this, ... is not done / cannot be)
+    r"|\u3053\u308c(?:\u3060\u3068|\u3067\u306f)[^\u3002]{0,30}?(?:\u3066\u3044\u306a\u3044|\u3066\u306a\u3044|\u3067\u304d\u306a\u3044)"
     # something does not add up (pl cs de fr es pt it ru)
     r"|nie\s+zgadza|nie\s+jest\s+tak|nesed\u00ed|passt\s+nicht|ne\s+colle\s+pas|no\s+cuadra|n\u00e3o\s+bate|non\s+torna"
     r"|\u043d\u0435\s+\u0441\u0445\u043e\u0434\u0438\u0442\u0441\u044f"
