@@ -35,6 +35,17 @@ from rlvr.verifiers import make_verifier, verifier
 
 ray = pytest.importorskip("ray")
 
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():  # type: ignore[no-untyped-def]
+    """Single-process reference runs use the actors' one torch thread (`distributed.torch_threads`): a matmul
+    split over another number of threads sums in another order, and bit-for-bit equality would then be luck."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 ENV_ID = "test/DistLetters-v0"
 TESTS_DIR = str(Path(__file__).resolve().parent)
 THIS_MODULE = Path(__file__).stem

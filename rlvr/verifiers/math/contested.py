@@ -3,7 +3,7 @@
 Which of two boxes is "the answer" and which an aside (`(Note: the perimeter is \\boxed{9})`), a pitfall
 (`A typical error is to write \\boxed{9}`) or a value that was not asked cannot be read off word lists: every
 red-team round found phrasings outside them. So the rule is by construction: in the answering part of a reply
-(after `</think>`, as `extract._tagged_reply` cut it), when two committed values differ -- boxes, or the plain
+(after `</think>`, as `turns.tagged_reply` cut it), when two committed values differ -- boxes, or the plain
 numbers answer phrases state (`The answer is 12.`) -- and no explicit revision (`Wait, ... actually`, `Correction:`,
 `I made an error`) stands between the earlier and the later one, the reply committed to no answer.
 

@@ -77,6 +77,7 @@ from rlvr.verifiers.math.phrases import (
     prose_scale,
 )
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
+from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
 from rlvr.verifiers.math.vocab import (
     COPULAS,
     NUMBER_WORDS,
@@ -92,23 +93,6 @@ _UNIT_SUFFIX_RE = re.compile(r"\\%|\^\s*(?:\{\s*\\circ\s*\}|\\circ)")
 
 # a base subscript glued to a box from outside: `\\boxed{11}_2`, `\\boxed{3}_{10}`
 _GLUED_BASE_RE = re.compile(r"[ \t]*+_\s*\{?\s*(\d+)\s*\}?")
-
-
-# a chat template's turn marker, in every family's spelling: ChatML and Qwen (`<|im_end|>`), Llama 3 (`<|eot_id|>`,
-# `<|start_header_id|>`), Phi-3 (`<|end|>`, `<|user|>`), Gemma (`<end_of_turn>`, `<start_of_turn>`, with or without
-# bars), Mistral and Llama 2 (`</s>`, `[INST]`)
-_TURN_TOKEN = (
-    r"<\|(?:im_start|im_end|endoftext|eot_id|eom_id|end_of_turn|start_of_turn|start_header_id|end_header_id|end"
-    r"|user|system|assistant)\|>|<(?:end_of_turn|start_of_turn)>"
-)
-# the model went on to a new chat turn: nothing after it answers this one
-_NEXT_TURN_RE = re.compile(
-    _TURN_TOKEN + r"|</s>|\[INST\]"
-    # a new turn or a new problem written out: `Human:`, `User:`, `Q:` (few-shot), `Problem 2:`, `### Exercise`,
-    # an Alpaca-style heading of the next prompt (`### Instruction:`, `### Input:`)
-    r"|\n[ \t]*(?:Human|User|Assistant|System|Q|HUMAN|USER|ASSISTANT|SYSTEM)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
-    r"|\n[ \t]*#+[ \t]*(?:Instruction|Input)[ \t]*:?[ \t]*\n"
-)
 
 
 #: Only the tail of very long outputs is searched for a trailing math span or number.
@@ -193,39 +177,12 @@ _GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$|^[^\w\\$]+$")
 _GLUED_OR_RE = re.compile(r"(?<=[)\]\d])or(?=[(\[A-Z])")
 
 
-_OPENING_TURN_RE = re.compile(r"(?:\s*(?:" + _TURN_TOKEN + r")(?:assistant|model)?)+")
-
-
 # a last sentence in brackets (`... 45 km. (By the way, the area is 78.5.)`, full-width `（顺便一提：…）`), or a
 # bracketed remark in words closing the last sentence (`105 minutes (1 hour 45 minutes).`): an aside
 _ASIDE_RE = re.compile(
     r"(?:(?<=[.!?\u3002])|(?<=\n))\s*(?:\(\s*[A-Z][^()]*\)|\uff08[^\uff08\uff09]*\uff09)\s*$"
     r"|(?<=[\w$])[ \t]*\((?=[^()\n]*[^\W\d_]{3})[^()\n]*\)[ \t]*[.\u3002]?\s*$"
 )
-
-
-_THINK_END_RE = re.compile(r"</think>", re.IGNORECASE)
-# gpt-oss (harmony format): the analysis channel is the thinking, its `<|end|>` no turn of another speaker; the
-# message of the final channel answers (`<|start|>assistant<|channel|>final<|message|>...<|return|>`)
-_HARMONY_FINAL_RE = re.compile(
-    r"<\|channel\|>\s*final\s*(?:<\|constrain\|>[^<]{0,40})?<\|message\|>", re.IGNORECASE
-)
-
-
-_ANSWER_TAG_RE = re.compile(r"<(answer|solution)>(.*?)</\1>", re.IGNORECASE | re.S)
-
-
-def _tagged_reply(text: str) -> str:
-    """The part of a tagged reply that answers: after `</think>` when anything follows it (the thinking is a
-    draft: its boxes and phrases are not the answer), with an `<answer>...</answer>` tag read as a box."""
-    ends = list(_THINK_END_RE.finditer(text))
-    if ends and text[ends[-1].end() :].strip():
-        text = text[ends[-1].end() :]
-    tags = list(_ANSWER_TAG_RE.finditer(text))
-    if tags:
-        last = tags[-1]
-        text = text[: last.start()] + "\\boxed{" + last.group(2).strip() + "}" + text[last.end() :]
-    return text
 
 
 _SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?](?=\s|$)|\n")
@@ -272,16 +229,11 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     withdrawn final value the rest of the reply is read, at most `revisions` times."""
     if not isinstance(text, str) or not text.strip():
         return None
-    opening = _OPENING_TURN_RE.match(text)  # `<|im_start|>assistant` before the reply opens it, ends nothing
-    text = text[opening.end() :] if opening else text
-    finals = list(_HARMONY_FINAL_RE.finditer(text))
-    text = text[finals[-1].end() :] if finals else text
-    text = struck_out(minus_signs(text))  # before turns end: `<s>7</s>` is struck out, `</s>` ends none
-    turn = _NEXT_TURN_RE.search(text)
-    if turn is not None:
-        text = text[: turn.start()]
+    text = struck_out(
+        minus_signs(reply_opened(text))
+    )  # before turns end: `<s>7</s>` is struck out, `</s>` ends none
     text = drop_unclosed_think(
-        _tagged_reply(read_code(undouble_backslashes(text)))
+        tagged_reply(read_code(undouble_backslashes(turn_ended(text))))
     )  # a draft never closed answers nothing
     text = asides_removed(money_dollars(text), _commits)  # `> quoted`, `[^1]:`, `<details>`; `$245` is money
     if not text.strip() or revising_when_cut(text):
@@ -304,10 +256,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             rest = after_supposition(text)
             if rest is not None and why == "supposed":
                 committed = tuple(m for m in methods if m in ("boxed", "final_answer"))
-                found = extract_answer(rest, committed, revisions - 1) if committed else None
-                concluded = _concluding_number(rest) if found is None and "last_math" in methods else None
+                kept = extract_answer(rest, committed, revisions - 1) if committed else None
+                concluded = _concluding_number(rest) if kept is None and "last_math" in methods else None
                 # (`Suppose, for contradiction, ... \\boxed{2}. ... Hence the minimum is $3$.`: a conclusion commits)
-                return found or (Extraction(concluded, "conclusion") if concluded is not None else None)
+                return kept or (Extraction(concluded, "conclusion") if concluded is not None else None)
         # `\\boxed{18}. Wait, I made a mistake. It should be 36.`: what follows the withdrawal answers, if anything
         return extract_answer(rest, methods, revisions - 1) if rest is not None else None
     for method in methods:

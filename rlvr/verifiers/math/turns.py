@@ -1,0 +1,65 @@
+"""Which part of a completion is the reply being graded: a chat template's turn markers (the reply opens after its
+own and ends at the next turn's), gpt-oss's final channel, and the answer of a tagged reply (after `</think>`, an
+`<answer>` tag read as a box)."""
+
+from __future__ import annotations
+
+import re
+
+# a chat template's turn marker, in every family's spelling: ChatML and Qwen (`<|im_end|>`), Llama 3 (`<|eot_id|>`,
+# `<|start_header_id|>`), Phi-3 (`<|end|>`, `<|user|>`), Gemma (`<end_of_turn>`, `<start_of_turn>`, with or without
+# bars), Mistral and Llama 2 (`</s>`, `[INST]`)
+_TURN_TOKEN = (
+    r"<\|(?:im_start|im_end|endoftext|eot_id|eom_id|end_of_turn|start_of_turn|start_header_id|end_header_id|end"
+    r"|user|system|assistant)\|>|<(?:end_of_turn|start_of_turn)>"
+)
+# the model went on to a new chat turn: nothing after it answers this one
+_NEXT_TURN_RE = re.compile(
+    _TURN_TOKEN + r"|</s>|\[INST\]"
+    # a new turn or a new problem written out: `Human:`, `User:`, `Q:` (few-shot), `Problem 2:`, `### Exercise`,
+    # an Alpaca-style heading of the next prompt (`### Instruction:`, `### Input:`)
+    r"|\n[ \t]*(?:Human|User|Assistant|System|Q|HUMAN|USER|ASSISTANT|SYSTEM)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
+    r"|\n[ \t]*#+[ \t]*(?:Instruction|Input)[ \t]*:?[ \t]*\n"
+)
+
+
+_OPENING_TURN_RE = re.compile(r"(?:\s*(?:" + _TURN_TOKEN + r")(?:assistant|model)?)+")
+
+
+_THINK_END_RE = re.compile(r"</think>", re.IGNORECASE)
+# gpt-oss (harmony format): the analysis channel is the thinking, its `<|end|>` no turn of another speaker; the
+# message of the final channel answers (`<|start|>assistant<|channel|>final<|message|>...<|return|>`)
+_HARMONY_FINAL_RE = re.compile(
+    r"<\|channel\|>\s*final\s*(?:<\|constrain\|>[^<]{0,40})?<\|message\|>", re.IGNORECASE
+)
+
+
+_ANSWER_TAG_RE = re.compile(r"<(answer|solution)>(.*?)</\1>", re.IGNORECASE | re.S)
+
+
+def tagged_reply(text: str) -> str:
+    """The part of a tagged reply that answers: after `</think>` when anything follows it (the thinking is a
+    draft: its boxes and phrases are not the answer), with an `<answer>...</answer>` tag read as a box."""
+    ends = list(_THINK_END_RE.finditer(text))
+    if ends and text[ends[-1].end() :].strip():
+        text = text[ends[-1].end() :]
+    tags = list(_ANSWER_TAG_RE.finditer(text))
+    if tags:
+        last = tags[-1]
+        text = text[: last.start()] + "\\boxed{" + last.group(2).strip() + "}" + text[last.end() :]
+    return text
+
+
+def reply_opened(text: str) -> str:
+    """`text` from where the reply opens: after a leading turn marker (`<|im_start|>assistant`), in gpt-oss's final
+    channel when it has one."""
+    opening = _OPENING_TURN_RE.match(text)  # `<|im_start|>assistant` before the reply opens it, ends nothing
+    text = text[opening.end() :] if opening else text
+    finals = list(_HARMONY_FINAL_RE.finditer(text))
+    return text[finals[-1].end() :] if finals else text
+
+
+def turn_ended(text: str) -> str:
+    """`text` up to the next turn (a chat template's marker, `User:`, `Problem 2:`): nothing after it answers."""
+    turn = _NEXT_TURN_RE.search(text)
+    return text[: turn.start()] if turn is not None else text
