@@ -101,3 +101,35 @@ _COMMITTED = [
 @pytest.mark.parametrize(("reply", "value"), _COMMITTED)
 def test_a_committed_value_is_still_read(verifier: MathVerifier, reply: str, value: str) -> None:
     assert verifier.verify(reply, value).reason == "correct", reply
+
+
+@pytest.mark.parametrize(
+    ("reply", "right", "other"),
+    [
+        # a section on the mistake to avoid after the answer explains it (`**Why not $48?** A common mistake ...`)
+        ("### ✅ Final Answer:\n**\\$50**\n\n---\n\n**Why not \\$48?** A common mistake is to add 20% back: "
+         "$40 \\times 1.2 = 48$. That's wrong because the 20% was taken off the original price.", "50", "48"),
+        # a value denied in bold or as money is rejected, not offered (`not **48**`, `not \\$48`)
+        ("The total is $\\boxed{50}$ dollars, and it is certainly not **48**, maybe more.", "50", "48"),
+        # a bold concluding sentence after a table states the value its copula ends on
+        ("| $n$ | sum |\n|---|---|\n| 19 | 361 |\n| 20 | 400 |\n\n* The pattern is $n^2$.\n\n**Therefore, the sum of "
+         "the first 20 odd numbers is 400.**", "400", "20"),
+        # a heading `Final Answer` whose value is the box under it is one answer with the box, not a second one
+        ("### Final Answer\n\nThe area of the circle is \\(\\boxed{25\\pi}\\) square units.\n\n### Summary\n"
+         "- Radius: \\(5\\)\n- Area: \\(25\\pi\\)", "25\\pi", "5"),
+    ],
+)  # fmt: skip
+def test_round_13_answers_read(verifier: MathVerifier, reply: str, right: str, other: str) -> None:
+    assert verifier.verify(reply, right).reason == "correct", reply
+    assert not verifier.verify(reply, other).passed, reply
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The answer is either $\\boxed{\\sqrt{2}}$ or its reciprocal.",  # another value named by its relation
+        "We check each one. Therefore there are 3 cases where x is 5.",  # the copula of a subordinate clause
+    ],
+)
+def test_round_13_values_not_stated(verifier: MathVerifier, reply: str) -> None:
+    assert not verifier.verify(reply, "\\sqrt{2}" if "sqrt" in reply else "5").passed, reply

@@ -82,7 +82,12 @@ def _lead(text: str, start: int, ends: str = ".!?;") -> str:
     """The words of the clause before position `start` (from the clause's start: one of `ends` or a line)."""
     para = max(text.rfind("\n", max(0, start - _REACH), start) + 1, start - _REACH, 0)
     lead = text[para:start]
-    cuts = [m.end() for m in re.finditer(r"(?<!\d)[" + ends + r"]\)?(?:\s+|$)", lead)]
+    cut = re.compile(r"(?<!\d)[" + ends + r"]\)?(?:\s+|$)")
+    # the last cut: looked for near the end first (a line of 5,000 boxes asks this once per box), then in the rest
+    near = max(0, len(lead) - 120)
+    cuts = [m.end() for m in cut.finditer(lead, near)] or (
+        [m.end() for m in cut.finditer(lead)] if near else []
+    )
     return lead[cuts[-1] :] if cuts else lead
 
 

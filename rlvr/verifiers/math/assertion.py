@@ -170,6 +170,8 @@ _HEDGED_AFTER_RE = re.compile(
     # a tolerance or another reading's value in brackets: `($\\pm 1$ depending on ...)`, `(13 under the other
     # convention)`
     r"|^[\s$}]*[(\[]\s*\$?\s*(?:\\pm|\u00b1)"
+    # another value named by its relation to this one: `\\boxed{\\sqrt2} or its reciprocal`
+    r"|^[\s$}).]*,?\s*or\s+(?:its|the|their)\s+(?:reciprocal|negative|negation|opposite|inverse|square|complement|conjugate)\b"
     # (a bracket opening on the `or` of a language written without spaces, its value later: `（または…なら 13）`)
     r"|^[\s$}]*[(\[\uff08]\s*(?:\u307e\u305f\u306f|\u3082\u3057\u304f\u306f|\ub610\ub294|\ud639\uc740|\u6216\u8005|\u6216)[^()\[\]\uff08\uff09]{0,60}?\d"
     r"|^[\s$}]*[(\[][^()\[\]]{0,60}?\b(?:depending\s+on|under\s+(?:the\s+|an\s+)?(?:other|another|alternative|different)"

@@ -78,7 +78,7 @@ _REJECTED_AFTER_RE = re.compile(
 # a value denied right before it ("definitely not 7", "is never 7", "rather than 7"), not "does not divide 8"
 _NEGATED_BEFORE_RE = re.compile(
     r"\b(?:not|never|n't|no\s+longer|instead\s+of|rather\s+than)\s+(?:(?:be|equal(?:\s+to)?|exactly|just|simply)\s+)?"
-    r"[$(]*\s*$"
+    r"[$(\\*]*\s*$"  # (`not \\$48`, `Why not **48**?`: money and bold before the value)
 )
 _PITFALL_RE = re.compile(r"\b(?:" + "|".join(PITFALL_WORDS) + r")\b", re.IGNORECASE)
 _OPENER_RE = re.compile(

@@ -113,7 +113,14 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
         answer = (
             unit.group(1) if unit is not None else answer
         )  # `Réponse : 45 km.`: the number, its unit aside
-        if _NUMBER_VALUE_RE.match(answer) and at >= 0:
+        inside = (
+            bisect.bisect_right(starts, m.end() + at) - 1
+        )  # (`### Final Answer\n\nThe area is \\boxed{25\\pi}`)
+        if (
+            _NUMBER_VALUE_RE.match(answer)
+            and at >= 0
+            and not (inside >= 0 and m.end() + at < boxes[inside][1])
+        ):
             found.append((m.end() + at, m.end() + at + len(answer), answer))
     for m in _ANSWER_AFTER_RE.finditer(text) if "hich" in text else ():  # `..., which is the answer`
         k = bisect.bisect_right(starts, m.start(1)) - 1

@@ -239,10 +239,12 @@ def numerals_in_text(text: str) -> str:
 # groupings no English reply writes, in prose: lakh groups (`1,00,000`), apostrophe groups (`1'250'000`), dot
 # groups two or more times or before a decimal comma (`1.250.000`, `1.250,50`); a single dot group (`1.250`) may
 # be a decimal and stays as written
+# (each pattern opens on a digit and looks behind it after: the engine then skips to digits at once, and 1,000,000
+# characters of prose cost 10 ms rather than 140)
 _GROUPS_RE = re.compile(
-    r"(?<![\d.,'\u2019])(?:(?P<lakh>[1-9]\d?(?:,\d\d)+,\d{3}(?:\.\d+)?)"
-    r"|(?P<apostrophe>[1-9]\d{0,2}(?:['\u2019]\d{3})+(?:\.\d+)?)"
-    r"|(?P<dots>[1-9]\d{0,2}(?:(?:\.\d{3}){2,}(?:,\d+)?|(?:\.\d{3})+,\d+)))(?![\d,'\u2019]|\.\d)"
+    r"[1-9](?<![\d.,'\u2019][1-9])(?:(?P<lakh>\d?(?:,\d\d)+,\d{3}(?:\.\d+)?)"
+    r"|(?P<apostrophe>\d{0,2}(?:['\u2019]\d{3})+(?:\.\d+)?)"
+    r"|(?P<dots>\d{0,2}(?:(?:\.\d{3}){2,}(?:,\d+)?|(?:\.\d{3})+,\d+)))(?![\d,'\u2019]|\.\d)"
 )
 
 
@@ -266,7 +268,7 @@ _SCALE_WORDS = (
 )
 _SCALE_WORD = "|".join(sorted(_SCALE_WORDS, key=len, reverse=True))
 _SCALE_WORDS_RE = re.compile(
-    rf"(?<![\d.,])(\d+(?:\.\d+|,(?!\d{{3}}(?!\d))\d+)?)((?:[ \t]*(?:{_SCALE_WORD})(?![^\W\d_])\.?)+)",
+    rf"(\d(?<![\d.,]\d)\d*(?:\.\d+|,(?!\d{{3}}(?!\d))\d+)?)((?:[ \t]*(?:{_SCALE_WORD})(?![^\W\d_])\.?)+)",
     re.IGNORECASE,
 )
 

@@ -403,7 +403,7 @@ def _hedge(answer: str, screened: Screened) -> str | None:
 
 
 _CONCLUSION_RE = re.compile(
-    r"(?:^\s*|[.!?:\u3002]\s+|\n)((?:(?i:"
+    r"(?:^\s*|[.!?:\u3002]\s+|\n)(?:\*\*|__)?((?:(?i:"
     + "|".join(CONCLUSION_OPENERS_OTHER)
     + r")\b|(?:"
     + "|".join(CONCLUSION_OPENERS)
@@ -416,6 +416,17 @@ _CONCLUSION_RE = re.compile(
 # a concluding sentence that evaluates one expression: its only `=` and one value after it, plain or a vulgar
 # fraction (`So cos(2π/3) = −½`, `So 12 - 5 = 7`); two `=` are a list or alternatives (`x = 3 or x = 5`)
 _EVALUATED_RE = re.compile(r"^[^=]+=\s*(-?(?:\d*[\u00bc-\u00be\u2150-\u215e]|\d+(?:\.\d+)?(?:/\d+)?))\s*$")
+
+
+# a concluding sentence that ends by stating its value after a copula, no clause subordinated before it
+# (`... the sum of the first 20 odd numbers is 400.`, not `... 3 cases where x is 5.`)
+_COPULA_FINAL_RE = re.compile(
+    r"\b(?:is|are|equals|was)\s*(?:\*\*|__)?\$?(-?\d+(?:\.\d+)?)\$?(?:\*\*|__)?(?:\s+[^\W\d_]+){0,2}\s*$"
+)
+_SUBORDINATE_CLAUSE_RE = re.compile(
+    r"\b(?:where|when|whenever|if|which|that|whose|while|unless|because|since|after|before|so|then)\b|[,;:(]",
+    re.IGNORECASE,
+)
 
 
 def _concluding_number(after: str) -> str | None:
@@ -433,6 +444,12 @@ def _concluding_number(after: str) -> str | None:
     evaluated = _EVALUATED_RE.search(sentence)
     if evaluated is not None and len(numbers) != 1:  # `So cos(2π/3) = −½.`: `=` evaluates its left side
         return evaluated.group(1)
+    final = _COPULA_FINAL_RE.search(sentence) if len(numbers) > 1 else None
+    opener_end = re.match(r"\W*\w+\s*,?", sentence).end()  # type: ignore[union-attr]  # (`Therefore,`)
+    if final is not None and not _SUBORDINATE_CLAUSE_RE.search(sentence, opener_end, final.start()):
+        return final.group(
+            1
+        )  # `Therefore, the sum of the first 20 odd numbers is 400.`: the copula states it
     if len(numbers) != 1 or in_expression(sentence, kept[-1].start(), kept[-1].end()):  # `So x > 3.`
         return None
     spans = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(sentence)]

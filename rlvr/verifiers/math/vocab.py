@@ -442,6 +442,8 @@ REMARK_TITLES = (
 SECTION_TITLES = (
     "explanation", "reasoning", *REMARK_TITLES, "check", "verification", "justification", "summary", "recap",
     "checklist", r"(?:key\s+)?takeaway",
+    # a section on the mistake to avoid (`**Why not $48?** A common mistake is ...`)
+    r"why\s+not", r"common\s+(?:mistake|pitfall|error|trap)", "pitfall", r"watch\s+out",
 )  # fmt: skip
 #: Openers of a remark beside the answer (`Note that`, `For comparison`, `By the way`): a box in a sentence they
 #: open is an aside (`asides.py`); so do `REMARK_TITLES`.
