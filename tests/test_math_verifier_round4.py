@@ -333,21 +333,34 @@ def test_an_or_attached_to_a_box_is_a_hedge(verifier: MathVerifier, pred: str) -
     assert _verdict(verifier, pred, "3", "wrong")["extracted"] == "3, 5"
 
 
-# ---- every stage answers within its budget on large inputs (round 4b robust:size)
+# ---- every stage answers within its deadline on large inputs (round 4b robust:size): a verdict, or `timeout`
+# under load, never a hang. Not a speed target (benchmarks/math_verifier.py times them: well under a second on an
+# idle machine); the bound is the deadlines' (fast stage 1 s, then the worker's), far below the hangs they had.
 @pytest.mark.parametrize(
-    "pred, gold",
+    "pred, gold, reason",
     [
-        ("\\boxed{7}" + " " * 20_000, "7"),  # the alternative reader backtracked over the spaces (12 s)
-        ("(For comparison, \\boxed{2}.) " * 5_000, "2"),  # every aside box read its whole line back (80 s)
-        ("x" * 1_000_000 + "\\boxed{5}", "5"),  # the cut-off check rescanned each run of letters
+        (
+            "\\boxed{7}" + " " * 20_000,
+            "7",
+            "correct",
+        ),  # the alternative reader backtracked over the spaces (12 s)
+        (
+            "(For comparison, \\boxed{2}.) " * 5_000,
+            "2",
+            "no_answer",
+        ),  # each aside box read its line back (80 s)
+        ("x" * 1_000_000 + "\\boxed{5}", "5", "correct"),  # the cut-off check rescanned each run of letters
     ],
 )
-def test_large_inputs_are_answered_quickly(verifier: MathVerifier, pred: str, gold: str) -> None:
+def test_large_inputs_are_answered_within_the_deadline(
+    verifier: MathVerifier, pred: str, gold: str, reason: str
+) -> None:
     import time
 
     start = time.perf_counter()
-    verifier.verify(pred, gold)
-    assert time.perf_counter() - start < 1.0
+    verdict = verifier.verify(pred, gold)
+    assert time.perf_counter() - start < 10.0
+    assert verdict.reason in (reason, "timeout"), dict(verdict.details)
 
 
 # ---- a box labelled with the asked quantity (`m + n = 7`): the value on the right answers a bare gold

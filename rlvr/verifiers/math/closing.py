@@ -5,13 +5,18 @@ The last formula of such a sentence is part of the question, not the answer: the
 by stating (after `is`/`are`/`equals`, plain or bold, with at most a few words naming what it counts) is.
 A value with commas (`1,000`, `1,0`) is that whole value, read by the value rules, never a number before a comma.
 A value followed by a word that changes or qualifies it (`vocab.VALUE_WORDS`: `is 3 more than`, `is 12 squared`,
-`is 12 dozen`, `is 12 percent`, `is 7 twelfths`, `is 12 in base 10`) states no answer.
+`is 12 dozen`, `is 12 percent`, `is 7 twelfths`, `is 12 in base 10`) states no answer. A result label on the
+reply's closing line answers too (`closing_result`: `Résultat : 2`, `Total distance: 25 km`).
 """
 
 from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.atoms import _NUMBER_RE, _NUMBER_WORD_RE
+from rlvr.verifiers.math.phrase_words import RESULT_LABELS, RESULT_LABELS_GLUED
+from rlvr.verifiers.math.phrases import _clean_phrase_answer, _sentence_rest
+from rlvr.verifiers.math.truncation import cut_off
 from rlvr.verifiers.math.vocab import VALUE_WORDS
 
 _UNIT_ADJECTIVES = frozenset({"square", "cubic", "cube"})
@@ -132,3 +137,32 @@ def bold_closing(tail: str) -> str | None:
     if any(w.lower() in VALUE_WORDS for w in m.group("unit").split()):
         return None  # `**12 dozen**`, `**5 percent**`: not the value 12
     return m.group("value").replace(",", "")
+
+
+# a reply's closing line that a result label opens (`Résultat : 2`, `**Total distance:** 25 km`, `最终结果：7`):
+# at most one word before the label (`Final result:`), two after it (`Total distance:`), then a colon or an
+# arrow (`Result ⟶ 6.4 hours`)
+_RESULT_LINE_RE = re.compile(
+    r"^[ \t>*#_-]*(?:(?:[^\W\d_]+[ \t]+)?(?<![^\W\d_])(?:" + "|".join(RESULT_LABELS) + r")(?![^\W\d_])"
+    r"|[^\W\d_]*(?:" + "|".join(RESULT_LABELS_GLUED) + r"))"
+    r"(?:[ \t]+[^\W\d_]+){0,2}[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|\u2192|\u27f6|\u21d2|->|=>)"
+    r"(?:[ \t]*(?:\*\*|__))?[ \t]*(\S.*)$",
+    re.IGNORECASE,
+)
+
+
+def closing_result(text: str) -> str | None:
+    """The answer that a result label states on the closing line of `text` (`...\\nRésultat : 2`), or None.
+
+    A result label (`Result:`, `Total:`, `Ergebnis:`) labels a step's result as often as the answer, so it is
+    no commitment where it stands (answer phrases are: `phrases.py`); only the line that closes the reply states the
+    result of it all, and then it is read as an answer line, before the formulas that argued for it (a line cut
+    off mid-computation, `Total: 8 km + 2 km +`, closes nothing; nor does a line that goes on to another value
+    after its first sentence, which may hedge or revise it)."""
+    m = _RESULT_LINE_RE.match(text.rstrip().rsplit("\n", 1)[-1]) if not cut_off(text) else None
+    if m is None:
+        return None
+    rest = _sentence_rest(m.group(1))
+    if rest is not None and (_NUMBER_RE.search(rest) or _NUMBER_WORD_RE.search(rest)):
+        return None  # `Total: 25 km. Hmm, or maybe 26 km.`: a later sentence of the line offers another value
+    return _clean_phrase_answer(m.group(1)) or None

@@ -46,7 +46,13 @@ from rlvr.verifiers.math.boxes import (
     last_boxed,
     outer_boxes,
 )
-from rlvr.verifiers.math.closing import bold_closing, closing_statement, formula_line, stated_after_formula
+from rlvr.verifiers.math.closing import (
+    bold_closing,
+    closing_result,
+    closing_statement,
+    formula_line,
+    stated_after_formula,
+)
 from rlvr.verifiers.math.code_blocks import read_code
 from rlvr.verifiers.math.commitment import (
     _SECTION_RE,
@@ -73,7 +79,6 @@ from rlvr.verifiers.math.phrases import (
     _sentence_rest,
     alternatives_after,
     clause_hedge,
-    closing_result,
     prose_scale,
 )
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut

@@ -49,7 +49,7 @@ ANSWER_SENTENCES_GLUED = ("答案是", "答案为", "答案為", "答えは", "�
 ANSWER_LABELS_GLUED = ("答案", "答え", "정답")
 #: Labels of a result (`Résultat : 2`, `Ergebnis: Das Integral hat den Wert 2.`, `Total distance: 25 km`): they
 #: label a step's result as often as the answer, so they answer only where they open a reply's closing line
-#: (`phrases.closing_result`), never as a commitment elsewhere; then labels of scripts written without spaces.
+#: (`closing.closing_result`), never as a commitment elsewhere; then labels of scripts written without spaces.
 RESULT_LABELS = (
     "result", "total", r"r[ée]sultat", "ergebnis", "gesamt", "resultado", "risultato", "totale",
     "итого?", "результат", "підсумок", "wynik", "resultaat", "totaal", "sonuç", r"kết\s+quả", "hasil", "결과",
@@ -121,3 +121,11 @@ CHECK_LABELS_GLUED = (
     "確認",
     "ตรวจสอบ",
 )
+#: `maybe` and `could also be` in other languages (nl sv de fr es it pt ru pl tr id hu fi cs ro ja ko): a clause
+#: with one offers its values as possibilities, as `vocab.HEDGE_MARKERS` do in English.
+FOREIGN_HEDGES = (
+    "misschien", r"kan\s+(?:het\s+)?ook", "kanske", r"kan\s+också", "vielleicht", r"könnte\s+auch", r"peut-être",
+    r"pourrait\s+aussi", r"quizás?", r"tal\s+vez", r"podría\s+ser", "forse", r"potrebbe\s+essere", "talvez",
+    "возможно", r"может\s+быть", r"być\s+może", "belki", "mungkin", "talán", "ehkä", r"možná", r"poate\s+fi",
+    r"かもしれ\w*", r"수도\s+있\w*",
+)  # fmt: skip

@@ -35,10 +35,7 @@ from rlvr.verifiers.math.phrase_words import (
     FOREIGN_AND,
     FOREIGN_OR,
     FOREIGN_QUALIFIERS,
-    RESULT_LABELS,
-    RESULT_LABELS_GLUED,
 )
-from rlvr.verifiers.math.truncation import cut_off
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
     NEGATION_AFTER_PHRASE,
@@ -485,35 +482,6 @@ def _revised_value(after: str) -> str | None:
     found = [(m.start(), m.group().strip().rstrip(",")) for m in _NUMBER_RE.finditer(rest)]
     found += [(m.start(), NUMBER_WORDS[m.group().lower()]) for m in _NUMBER_WORD_RE.finditer(rest)]
     return max(found)[1] if found else None
-
-
-# a reply's closing line that a result label opens (`Résultat : 2`, `**Total distance:** 25 km`, `最终结果：7`):
-# at most one word before the label (`Final result:`), two after it (`Total distance:`), then a colon or an
-# arrow (`Result ⟶ 6.4 hours`)
-_RESULT_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:(?:[^\W\d_]+[ \t]+)?(?<![^\W\d_])(?:" + "|".join(RESULT_LABELS) + r")(?![^\W\d_])"
-    r"|[^\W\d_]*(?:" + "|".join(RESULT_LABELS_GLUED) + r"))"
-    r"(?:[ \t]+[^\W\d_]+){0,2}[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|\u2192|\u27f6|\u21d2|->|=>)"
-    r"(?:[ \t]*(?:\*\*|__))?[ \t]*(\S.*)$",
-    re.IGNORECASE,
-)
-
-
-def closing_result(text: str) -> str | None:
-    """The answer that a result label states on the closing line of `text` (`...\\nRésultat : 2`), or None.
-
-    A result label (`Result:`, `Total:`, `Ergebnis:`) labels a step's result as often as the answer, so it is
-    no commitment where it stands (the phrases above are); only the line that closes the reply states the
-    result of it all, and then it is read as an answer line, before the formulas that argued for it (a line cut
-    off mid-computation, `Total: 8 km + 2 km +`, closes nothing; nor does a line that goes on to another value
-    after its first sentence, which may hedge or revise it)."""
-    m = _RESULT_LINE_RE.match(text.rstrip().rsplit("\n", 1)[-1]) if not cut_off(text) else None
-    if m is None:
-        return None
-    rest = _sentence_rest(m.group(1))
-    if rest is not None and (_NUMBER_RE.search(rest) or _NUMBER_WORD_RE.search(rest)):
-        return None  # `Total: 25 km. Hmm, or maybe 26 km.`: a later sentence of the line offers another value
-    return _clean_phrase_answer(m.group(1)) or None
 
 
 # an answer that says there is no single value (`Answer: undetermined` after a box): a later commitment too

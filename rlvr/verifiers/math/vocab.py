@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rlvr.verifiers.math.phrase_words import FOREIGN_HEDGES
+
 
 def _words(text: str) -> frozenset[str]:
     """The set of the space-separated words of `text` (a compact way to write a word list)."""
@@ -372,32 +374,7 @@ HEDGE_MARKERS = (
     r"a\s+case\s+(?:can|could)\s+be\s+made",
     r"(?:split|torn)\s+(?:\w+\s+)?between",
     "arguabl[ey]",
-    # `maybe` and `could also be` in other languages (nl sv de fr es it pt ru pl tr id hu fi cs ro)
-    "misschien",
-    r"kan\s+(?:het\s+)?ook",
-    "kanske",
-    r"kan\s+också",
-    "vielleicht",
-    r"könnte\s+auch",
-    r"peut-être",
-    r"pourrait\s+aussi",
-    r"quizás?",
-    r"tal\s+vez",
-    r"podría\s+ser",
-    "forse",
-    r"potrebbe\s+essere",
-    "talvez",
-    "возможно",
-    r"может\s+быть",
-    r"być\s+może",
-    "belki",
-    "mungkin",
-    "talán",
-    "ehkä",
-    r"možná",
-    r"poate\s+fi",
-    r"かもしれ\w*",
-    r"수도\s+있\w*",
+    *FOREIGN_HEDGES,
     "alternatively",
     "alternative",
     "otherwise",
