@@ -11,9 +11,9 @@ import time
 import pytest
 
 from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.closing import closing_result
 from rlvr.verifiers.math.decide import _one_unit_chain
 from rlvr.verifiers.math.extract import extract_answer
-from rlvr.verifiers.math.closing import closing_result
 
 
 def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
