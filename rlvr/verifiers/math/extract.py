@@ -311,14 +311,15 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 after_box = _after_last_box(text) if "final_answer" in methods else None
                 return after_box or Extraction(boxed, "boxed")
         elif method == "gsm8k":
-            found = _GSM8K_RE.findall(text)
-            if found:
-                if re.match(r"\s*(?:~|\u2248|\\approx)", found[-1]):
+            lines = list(_GSM8K_RE.finditer(text))
+            if lines:
+                stated = lines[-1].group(1)
+                if re.match(r"\s*(?:~|\u2248|\\approx)", stated):
                     return None  # `#### ~18`: an approximate count is no exact answer
-                later = _phrase_answer_after(text[list(_GSM8K_RE.finditer(text))[-1].end() :])
-                if later is not None and not same_value(later, found[-1].strip()):
+                later = _phrase_answer_after(text[lines[-1].end() :])
+                if later is not None and not same_value(later, stated.strip()):
                     return None  # `#### 15\nThe answer is 12.`: two final values, neither revised
-                return Extraction(prose_scale(found[-1].strip()), "gsm8k")
+                return Extraction(prose_scale(stated.strip()), "gsm8k")
         elif method == "final_answer":
             matches = list(_PHRASE_RE.finditer(text))
             closing = closing_result(text) if not matches else None
