@@ -3,12 +3,12 @@ values answer nothing (rlvr/verifiers/math/assertion.py); each rule beside the r
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.assertion import unasserted
+
+from grading import assert_linear
 
 # (reply, why it is not asserted); the gold is 7 for every one, and none may score
 UNASSERTED = [
@@ -180,14 +180,14 @@ def test_a_withdrawal_far_from_the_start_of_a_long_reply_still_counts(verifier: 
 
 
 def test_long_replies_are_read_in_linear_time() -> None:
-    for reply in (
-        r"So the answer is $\boxed{7}$." + " Just kidding." * 20_000,
-        "Suppose " * 30_000 + r"the answer is $\boxed{7}$.",
-        r"$\boxed{7}$." + " I hope it is correct." * 20_000,
+    for build in (
+        lambda n: r"So the answer is $\boxed{7}$." + " Just kidding." * n,
+        lambda n: "Suppose " * n + r"the answer is $\boxed{7}$.",
+        lambda n: r"$\boxed{7}$." + " I hope it is correct." * n,
     ):
-        t0 = time.perf_counter()
+        reply = build(20_000)
         assert unasserted(reply) is not None or reply.endswith("correct.")
-        assert time.perf_counter() - t0 < 1.0
+        assert_linear(lambda n, build=build: unasserted(build(n)), 5_000)
 
 
 @pytest.mark.parametrize(

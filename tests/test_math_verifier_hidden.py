@@ -6,12 +6,12 @@ right counterpart that must stay right (gold = the visible or own value), with t
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from rlvr.verifiers.math import MathVerifier
 from rlvr.verifiers.math.markup import hidden
+
+from grading import assert_linear
 
 
 @pytest.fixture(scope="module")
@@ -199,7 +199,6 @@ def test_the_replys_own_box_after_a_claim(verifier: MathVerifier, pred: str) -> 
     ],
 )
 def test_long_inputs_take_linear_time(verifier: MathVerifier, unit: str) -> None:
-    pred = unit * (100_000 // len(unit)) + " The answer is $\\boxed{15}$."
-    start = time.perf_counter()
-    verifier.verify(pred, "15")
-    assert time.perf_counter() - start < 3.0
+    assert_linear(
+        lambda n: verifier.verify(unit * (n // len(unit)) + " The answer is $\\boxed{15}$.", "15"), 25_000
+    )

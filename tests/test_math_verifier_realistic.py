@@ -11,12 +11,7 @@ from rlvr.verifiers.math.atoms import minus_signs
 from rlvr.verifiers.math.markup import money_dollars, struck_out, table_total
 from rlvr.verifiers.math.phrases import _concluding_number
 
-
-def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
-    verdict = verifier.verify(pred, gold)
-    assert verdict.reason == reason, dict(verdict.details)
-    assert verdict.passed is (reason == "correct")
-    return dict(verdict.details)
+from grading import expect_verdict
 
 
 # ---- a dash that is a minus sign before a number is a minus: `−5` is -5, never 5
@@ -34,15 +29,17 @@ def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
     ],
 )
 def test_a_dash_before_a_number_is_its_minus_sign(verifier: MathVerifier, pred: str, value: str) -> None:
-    details = _verdict(verifier, pred, value, "correct")
+    details = expect_verdict(verifier, pred, value, "correct")
     assert details["extracted"] == value
-    _verdict(verifier, pred, value.lstrip("-"), "wrong")  # the absolute value is another number
+    expect_verdict(verifier, pred, value.lstrip("-"), "wrong")  # the absolute value is another number
 
 
 def test_an_en_dash_between_numbers_is_a_range_not_a_sign(verifier: MathVerifier) -> None:
     assert minus_signs("pages 3–5 and x–1") == "pages 3 to 5 and x–1"  # glued to what precedes it: no sign
     assert minus_signs("3 − 2 = 1, so −1 and –½") == "3 − 2 = 1, so -1 and -½"  # a spaced operator stays
-    assert _verdict(verifier, "The answer is 5–7.", "-2", "wrong")["extracted"] == "5 to 7"  # never 5 - 7
+    assert (
+        expect_verdict(verifier, "The answer is 5–7.", "-2", "wrong")["extracted"] == "5 to 7"
+    )  # never 5 - 7
 
 
 # ---- answer lines in other languages (a closed vocabulary, `phrase_words.ANSWER_LABELS`), full-width colons too
@@ -73,8 +70,8 @@ def test_an_en_dash_between_numbers_is_a_range_not_a_sign(verifier: MathVerifier
 def test_an_answer_line_in_another_language(
     verifier: MathVerifier, pred: str, right: str, wrong: str
 ) -> None:
-    assert _verdict(verifier, pred, right, "correct")["method"] == "final_answer"
-    assert _verdict(verifier, pred, wrong, "wrong")["method"] == "final_answer"
+    assert expect_verdict(verifier, pred, right, "correct")["method"] == "final_answer"
+    assert expect_verdict(verifier, pred, wrong, "wrong")["method"] == "final_answer"
 
 
 @pytest.mark.parametrize(
@@ -86,26 +83,26 @@ def test_an_answer_line_in_another_language(
     ],
 )
 def test_a_qualified_answer_line_states_no_plain_value(verifier: MathVerifier, pred: str) -> None:
-    details = _verdict(verifier, pred, "10", "wrong")
+    details = expect_verdict(verifier, pred, "10", "wrong")
     assert details["method"] == "final_answer" and details["extracted"] != "10"
 
 
 def test_a_label_ending_another_word_opens_no_answer_line(verifier: MathVerifier) -> None:
     # `回答` (a reply) ends in `答`: no answer line, the last number is only a guess
-    assert _verdict(verifier, "回答：$3 + 4 = 7$，共 7 个", "7", "correct")["method"] != "final_answer"
+    assert expect_verdict(verifier, "回答：$3 + 4 = 7$，共 7 个", "7", "correct")["method"] != "final_answer"
 
 
 def test_a_semicolon_list_in_an_answer_line_is_all_its_values(verifier: MathVerifier) -> None:
-    assert _verdict(verifier, "Ответ: 5; 7", "5, 7", "correct")["extracted"] == "5, 7"
-    _verdict(verifier, "Ответ: 5; 7", "5", "wrong")  # a list is never its first value
+    assert expect_verdict(verifier, "Ответ: 5; 7", "5, 7", "correct")["extracted"] == "5, 7"
+    expect_verdict(verifier, "Ответ: 5; 7", "5", "wrong")  # a list is never its first value
 
 
 def test_a_concluding_sentence_in_another_language(verifier: MathVerifier) -> None:
     pred = "Найдём: 3 − 2·5 = 3 − 10 = −7.\nЗначит, значение выражения равно −7."
-    assert _verdict(verifier, pred, "-7", "correct")["method"] == "conclusion"
+    assert expect_verdict(verifier, pred, "-7", "correct")["method"] == "conclusion"
     pred = "计算：2 × 4 = 8，8 + 2 = 10。\n所以结果是 10。"
-    assert _verdict(verifier, pred, "10", "correct")["method"] == "conclusion"
-    _verdict(verifier, pred, "8", "wrong")
+    assert expect_verdict(verifier, pred, "10", "correct")["method"] == "conclusion"
+    expect_verdict(verifier, pred, "8", "wrong")
 
 
 # ---- a pair of endpoints in plain text is the interval (or point), never its upper endpoint
@@ -123,8 +120,8 @@ def test_a_concluding_sentence_in_another_language(verifier: MathVerifier) -> No
     ],
 )
 def test_a_plain_text_interval(verifier: MathVerifier, pred: str, right: str, endpoint: str) -> None:
-    assert _verdict(verifier, pred, right, "correct")["extracted"].startswith(("(", "["))
-    _verdict(verifier, pred, endpoint, "wrong")
+    assert expect_verdict(verifier, pred, right, "correct")["extracted"].startswith(("(", "["))
+    expect_verdict(verifier, pred, endpoint, "wrong")
 
 
 @pytest.mark.parametrize(
@@ -132,12 +129,12 @@ def test_a_plain_text_interval(verifier: MathVerifier, pred: str, right: str, en
     ["So f is decreasing on (−∞, −1) and (1, ∞).", "f decreases on (−∞, −1) ∪ (1, ∞)"],
 )
 def test_two_intervals_in_a_sentence_are_no_answer(verifier: MathVerifier, pred: str) -> None:
-    _verdict(verifier, pred, "(1,\\infty)", "no_answer")  # one of two sets named is no answer
-    _verdict(verifier, pred, "1", "no_answer")
+    expect_verdict(verifier, pred, "(1,\\infty)", "no_answer")  # one of two sets named is no answer
+    expect_verdict(verifier, pred, "1", "no_answer")
 
 
 def test_arguments_in_brackets_are_no_interval(verifier: MathVerifier) -> None:
-    assert _verdict(verifier, "We get gcd(12, 18) = 6.", "6", "correct")["extracted"] == "6"
+    assert expect_verdict(verifier, "We get gcd(12, 18) = 6.", "6", "correct")["extracted"] == "6"
     verdict = verifier.verify("Count them with C(6, 2).", "(6,2)")  # a function's arguments, no point
     assert not verdict.passed and verdict.details.get("extracted") != "(6, 2)"
 
@@ -156,8 +153,8 @@ def test_arguments_in_brackets_are_no_interval(verifier: MathVerifier) -> None:
     ],
 )
 def test_dollar_amounts_in_prose(verifier: MathVerifier, pred: str, right: str, wrong: str) -> None:
-    assert _verdict(verifier, pred, right, "correct")["method"] == "last_number"
-    _verdict(verifier, pred, wrong, "wrong")
+    assert expect_verdict(verifier, pred, right, "correct")["method"] == "last_number"
+    expect_verdict(verifier, pred, wrong, "wrong")
 
 
 def test_a_formula_opened_by_a_number_stays_a_formula() -> None:
@@ -189,8 +186,8 @@ def test_a_formula_opened_by_a_number_stays_a_formula() -> None:
 def test_struck_out_and_quoted_text_states_nothing(
     verifier: MathVerifier, pred: str, right: str, wrong: str
 ) -> None:
-    assert _verdict(verifier, pred, right, "correct")["extracted"].replace("\\$", "") == right
-    _verdict(verifier, pred, wrong, "wrong")
+    assert expect_verdict(verifier, pred, right, "correct")["extracted"].replace("\\$", "") == right
+    expect_verdict(verifier, pred, wrong, "wrong")
 
 
 def test_an_answer_only_in_a_quote_is_not_replaced_by_a_draft(verifier: MathVerifier) -> None:
@@ -206,14 +203,16 @@ def test_a_chat_template_start_token_is_no_strike_out() -> None:
 
 def test_a_comment_is_no_strike_out(verifier: MathVerifier) -> None:
     # a box in a comment still joins the answer as a hedge (tests/test_math_verifier_rules.py)
-    assert _verdict(verifier, "\\boxed{8}\n<!-- \\boxed{7} -->", "8", "wrong")["method"] == "boxed"
+    assert expect_verdict(verifier, "\\boxed{8}\n<!-- \\boxed{7} -->", "8", "wrong")["method"] == "boxed"
 
 
 # ---- an equivalent in brackets after the answer restates it
 def test_a_formula_after_i_e_restates_the_answer(verifier: MathVerifier) -> None:
     pred = "The Catalan number $C_3 = 5$ counts them.\n\nThe answer is 5 (i.e. $C_3 = \\frac{1}{4}\\binom{6}{3}$)."
-    assert _verdict(verifier, pred, "5", "correct")["extracted"] == "5"
-    assert _verdict(verifier, "The answer is 5 (i.e. 6).", "5", "wrong")["extracted"] != "5"  # two values
+    assert expect_verdict(verifier, pred, "5", "correct")["extracted"] == "5"
+    assert (
+        expect_verdict(verifier, "The answer is 5 (i.e. 6).", "5", "wrong")["extracted"] != "5"
+    )  # two values
 
 
 # ---- a concluding sentence that evaluates one expression states the value after its `=`
@@ -222,10 +221,10 @@ _STEPS = "We work it out step by step, as the problem asks.\n\n"
 
 def test_a_concluding_evaluation_states_its_right_side(verifier: MathVerifier) -> None:
     pred = "cos(2π/3) = −1/2, and sin(2π/3) = √3/2.\n\nSo cos(2π/3) = −½."
-    assert _verdict(verifier, pred, "-\\frac{1}{2}", "correct")["method"] == "conclusion"
-    _verdict(verifier, pred, "3", "wrong")  # never a number inside the evaluated expression
-    assert _verdict(verifier, _STEPS + "So 12 - 5 = 7.", "7", "correct")["method"] == "conclusion"
-    _verdict(verifier, _STEPS + "So 12 - 5 = 7.", "5", "wrong")
+    assert expect_verdict(verifier, pred, "-\\frac{1}{2}", "correct")["method"] == "conclusion"
+    expect_verdict(verifier, pred, "3", "wrong")  # never a number inside the evaluated expression
+    assert expect_verdict(verifier, _STEPS + "So 12 - 5 = 7.", "7", "correct")["method"] == "conclusion"
+    expect_verdict(verifier, _STEPS + "So 12 - 5 = 7.", "5", "wrong")
 
 
 def test_a_concluding_sentence_with_alternatives_evaluates_nothing() -> None:
@@ -237,7 +236,7 @@ def test_a_concluding_sentence_with_alternatives_evaluates_nothing() -> None:
 @pytest.mark.parametrize("pred", ["所以答案是七。", "最终答案：7", "计算得 $3 + 4 = 7$。\n**答案：** 7"])
 def test_a_cjk_answer_phrase_after_other_letters(verifier: MathVerifier, pred: str) -> None:
     # Chinese and Japanese write no spaces: `答案` is an answer phrase right after `所以` or `最终`
-    assert _verdict(verifier, pred, "7", "correct")["method"] == "final_answer"
+    assert expect_verdict(verifier, pred, "7", "correct")["method"] == "final_answer"
 
 
 # ---- unicode glued to a number in prose is part of it (chat UIs write math without LaTeX)
@@ -255,8 +254,8 @@ def test_a_cjk_answer_phrase_after_other_letters(verifier: MathVerifier, pred: s
 def test_a_glued_symbol_is_part_of_the_number(
     verifier: MathVerifier, pred: str, right: str, digits: str
 ) -> None:
-    _verdict(verifier, pred, right, "correct")
-    assert _verdict(verifier, pred, digits, "wrong")["extracted"] != digits
+    expect_verdict(verifier, pred, right, "correct")
+    assert expect_verdict(verifier, pred, digits, "wrong")["extracted"] != digits
 
 
 @pytest.mark.parametrize(
@@ -277,9 +276,11 @@ def test_a_number_inside_an_expression_is_no_answer(verifier: MathVerifier, pred
 
 
 def test_a_set_in_braces_in_prose(verifier: MathVerifier) -> None:
-    assert _verdict(verifier, "The solution set is {2, 3}.", "2, 3", "correct")["extracted"] == "{2, 3}"
-    _verdict(verifier, "The solution set is {2, 3}.", "3", "wrong")
-    _verdict(verifier, "The answer is the triple (1, 2, 3).", "3", "wrong")  # a tuple is never its last entry
+    assert expect_verdict(verifier, "The solution set is {2, 3}.", "2, 3", "correct")["extracted"] == "{2, 3}"
+    expect_verdict(verifier, "The solution set is {2, 3}.", "3", "wrong")
+    expect_verdict(
+        verifier, "The answer is the triple (1, 2, 3).", "3", "wrong"
+    )  # a tuple is never its last entry
 
 
 @pytest.mark.parametrize(
@@ -300,9 +301,9 @@ def test_an_operand_or_argument_is_no_answer(verifier: MathVerifier, pred: str, 
 
 
 def test_a_value_after_an_operation_is_stated(verifier: MathVerifier) -> None:
-    assert _verdict(verifier, _STEPS + "There are 5 - 2 = 3 left.", "3", "correct")["extracted"] == "3"
+    assert expect_verdict(verifier, _STEPS + "There are 5 - 2 = 3 left.", "3", "correct")["extracted"] == "3"
     pred = "8 − 15 = −7\nThe temperature at midnight was −7 degrees."
-    assert _verdict(verifier, pred, "-7", "correct")["extracted"] == "-7"  # a minus sign, no operator
+    assert expect_verdict(verifier, pred, "-7", "correct")["extracted"] == "-7"  # a minus sign, no operator
 
 
 # ---- another language's `or` / `and` in an answer line: a hedge or a list, as in English
@@ -317,8 +318,10 @@ def test_a_value_after_an_operation_is_stated(verifier: MathVerifier) -> None:
     ],
 )
 def test_a_foreign_connective_joins_values(verifier: MathVerifier, pred: str) -> None:
-    assert _verdict(verifier, _STEPS + pred, "5", "wrong")["extracted"] != "5"  # never its last value alone
-    _verdict(verifier, _STEPS + pred, "3, 5", "correct")
+    assert (
+        expect_verdict(verifier, _STEPS + pred, "5", "wrong")["extracted"] != "5"
+    )  # never its last value alone
+    expect_verdict(verifier, _STEPS + pred, "3, 5", "correct")
 
 
 # ---- two values assigned in one sentence offer two answers: never the last one alone
@@ -327,23 +330,27 @@ def test_a_foreign_connective_joins_values(verifier: MathVerifier, pred: str) ->
     ["So x = 3 or x = 5.", "So x = 3 and x = 5.", "So n = 3, or possibly n = 5.", "So a = 3 and b = 5."],
 )
 def test_a_second_assignment_is_no_answer(verifier: MathVerifier, pred: str) -> None:
-    _verdict(verifier, _STEPS + pred, "5", "no_answer")
+    expect_verdict(verifier, _STEPS + pred, "5", "no_answer")
 
 
 def test_a_chain_of_equalities_is_one_value(verifier: MathVerifier) -> None:
-    assert _verdict(verifier, _STEPS + "Thus x = 2³ = 8.", "8", "correct")["extracted"] == "8"
+    assert expect_verdict(verifier, _STEPS + "Thus x = 2³ = 8.", "8", "correct")["extracted"] == "8"
 
 
 def test_a_number_not_assigned_before_an_assignment_offers_nothing(verifier: MathVerifier) -> None:
     # `After step 3, x = 5.`: 3 numbers a step, it is no value assigned, so x = 5 stands alone
-    assert _verdict(verifier, _STEPS + "After step 3, x = 5.", "5", "correct")["extracted"] == "5"
+    assert expect_verdict(verifier, _STEPS + "After step 3, x = 5.", "5", "correct")["extracted"] == "5"
 
 
 def test_a_fraction_slash_and_a_plus_minus_belong_to_the_number(verifier: MathVerifier) -> None:
-    _verdict(verifier, _STEPS + "So we get 5⁄2.", "\\frac{5}{2}", "correct")
-    assert _verdict(verifier, _STEPS + "So we get 5⁄2.", "2", "wrong")["extracted"] == "5⁄2"  # never the 2
-    _verdict(verifier, _STEPS + "So x = ±2.", "2, -2", "correct")
-    assert _verdict(verifier, _STEPS + "So x = ±2.", "2", "wrong")["extracted"] == "±2"  # both signs, not 2
+    expect_verdict(verifier, _STEPS + "So we get 5⁄2.", "\\frac{5}{2}", "correct")
+    assert (
+        expect_verdict(verifier, _STEPS + "So we get 5⁄2.", "2", "wrong")["extracted"] == "5⁄2"
+    )  # never the 2
+    expect_verdict(verifier, _STEPS + "So x = ±2.", "2, -2", "correct")
+    assert (
+        expect_verdict(verifier, _STEPS + "So x = ±2.", "2", "wrong")["extracted"] == "±2"
+    )  # both signs, not 2
 
 
 @pytest.mark.parametrize(
@@ -358,8 +365,8 @@ def test_a_fraction_slash_and_a_plus_minus_belong_to_the_number(verifier: MathVe
 )
 def test_more_answer_phrases_in_other_languages(verifier: MathVerifier, line: str) -> None:
     pred = "Проверка: $2 + 3 = 5$.\n" + line
-    assert _verdict(verifier, pred, "10", "correct")["method"] == "final_answer"
-    _verdict(verifier, pred, "5", "wrong")
+    assert expect_verdict(verifier, pred, "10", "correct")["method"] == "final_answer"
+    expect_verdict(verifier, pred, "5", "wrong")
 
 
 # ---- a markdown table that ends the reply with a total row states that total
@@ -368,9 +375,9 @@ _TABLE = "| Quantity | Value |\n|---|---|\n| Apples | $3 \\times \\$2 = \\$6$ |\
 
 def test_a_table_total_row(verifier: MathVerifier) -> None:
     pred = _TABLE + "| ~~Total~~ | ~~\\$10~~ |\n| **Total** | **\\$12** |"
-    assert _verdict(verifier, pred, "12", "correct")["method"] == "conclusion"
-    _verdict(verifier, pred, "6", "wrong")  # a row's formula is a step
-    _verdict(verifier, pred, "10", "wrong")  # the struck-out total states nothing
+    assert expect_verdict(verifier, pred, "12", "correct")["method"] == "conclusion"
+    expect_verdict(verifier, pred, "6", "wrong")  # a row's formula is a step
+    expect_verdict(verifier, pred, "10", "wrong")  # the struck-out total states nothing
 
 
 def test_a_table_without_a_total_row_states_no_total(verifier: MathVerifier) -> None:

@@ -10,6 +10,8 @@ import pytest
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.closing import formula_line
 
+from grading import reads_only
+
 
 @pytest.mark.parametrize(
     ("reply", "gold", "reason"),
@@ -73,8 +75,7 @@ def test_judged_restatements_and_reserves(verifier: MathVerifier, reply: str, re
 def test_answer_labels_and_remark_sections(
     verifier: MathVerifier, reply: str, right: str, other: str
 ) -> None:
-    assert verifier.verify(reply, right).reason == "correct", reply
-    assert verifier.verify(reply, other).reason in ("wrong", "no_answer"), reply
+    reads_only(verifier, reply, right, other)
 
 
 def test_a_bracketed_equal_is_a_checked_chain_link(verifier: MathVerifier) -> None:
@@ -124,8 +125,7 @@ def test_a_revision_before_a_corrected_box_adopts_it_but_not_someone_elses(verif
     ],
 )  # fmt: skip
 def test_answer_sentences_of_real_replies(verifier: MathVerifier, reply: str, right: str, other: str) -> None:
-    assert verifier.verify(reply, right).reason == "correct", reply
-    assert verifier.verify(reply, other).reason in ("wrong", "no_answer"), reply
+    reads_only(verifier, reply, right, other)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,8 @@ import pytest
 
 from rlvr.verifiers import MathVerifier
 
+from grading import reads_only
+
 # replies that offer, withdraw or contest their value: wrong against it, whatever else they say
 _NOT_COMMITTED = [
     # another language's `or` in a bracket after the box, and `maybe` / `could also be` in other languages
@@ -120,8 +122,7 @@ def test_a_committed_value_is_still_read(verifier: MathVerifier, reply: str, val
     ],
 )  # fmt: skip
 def test_round_13_answers_read(verifier: MathVerifier, reply: str, right: str, other: str) -> None:
-    assert verifier.verify(reply, right).reason == "correct", reply
-    assert not verifier.verify(reply, other).passed, reply
+    reads_only(verifier, reply, right, other)
 
 
 @pytest.mark.parametrize(

@@ -10,12 +10,7 @@ from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.extract import extract_answer
 from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
 
-
-def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
-    verdict = verifier.verify(pred, gold)
-    assert verdict.reason == reason, dict(verdict.details)
-    assert verdict.passed is (reason == "correct")
-    return dict(verdict.details)
+from grading import expect_verdict
 
 
 # ---- a unicode radical takes its whole radicand: `√15` is the root of 15, never √1 times 5
@@ -41,7 +36,7 @@ def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
 def test_unicode_radical_takes_the_whole_radicand(
     verifier: MathVerifier, pred: str, gold: str, reason: str
 ) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 @pytest.mark.parametrize(
@@ -72,7 +67,7 @@ def test_unicode_math_is_rewritten_to_latex(text: str, latex: str) -> None:
     ],
 )
 def test_unicode_fractions_and_powers(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 # ---- a box in an aside next to the answer's box: two different values with no revision between them are no
@@ -100,8 +95,8 @@ def test_unicode_fractions_and_powers(verifier: MathVerifier, pred: str, gold: s
 def test_a_box_in_an_aside_beside_the_answer_leaves_no_answer(
     verifier: MathVerifier, pred: str, right: str, wrong: str
 ) -> None:
-    _verdict(verifier, pred, right, "no_answer")
-    _verdict(verifier, pred, wrong, "no_answer")
+    expect_verdict(verifier, pred, right, "no_answer")
+    expect_verdict(verifier, pred, wrong, "no_answer")
 
 
 @pytest.mark.parametrize(
@@ -123,7 +118,7 @@ def test_a_box_in_an_aside_beside_the_answer_leaves_no_answer(
 def test_asides_that_revise_hedge_or_stand_alone(
     verifier: MathVerifier, pred: str, gold: str, reason: str
 ) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 # ---- a reply cut off mid-sentence (or inside an unclosed <think>) without a box or answer phrase: no answer
@@ -140,7 +135,7 @@ def test_asides_that_revise_hedge_or_stand_alone(
 def test_a_reply_cut_off_before_committing_has_no_answer(
     verifier: MathVerifier, pred: str, gold: str
 ) -> None:
-    assert "extracted" not in _verdict(verifier, pred, gold, "no_answer")
+    assert "extracted" not in expect_verdict(verifier, pred, gold, "no_answer")
 
 
 @pytest.mark.parametrize(
@@ -154,7 +149,7 @@ def test_a_reply_cut_off_before_committing_has_no_answer(
     ],
 )
 def test_a_finished_or_committed_reply_keeps_its_answer(verifier: MathVerifier, pred: str, gold: str) -> None:
-    _verdict(verifier, pred, gold, "correct")
+    expect_verdict(verifier, pred, gold, "correct")
 
 
 # ---- a closing sentence restating the question in math states its answer after the formula
@@ -176,9 +171,9 @@ def test_a_finished_or_committed_reply_keeps_its_answer(verifier: MathVerifier, 
 def test_a_closing_sentence_states_its_answer_after_the_formula(
     verifier: MathVerifier, pred: str, right: str, wrong: str
 ) -> None:
-    details = _verdict(verifier, pred, right, "correct")
+    details = expect_verdict(verifier, pred, right, "correct")
     assert (details["extracted"], details["method"]) == (right, "conclusion")
-    _verdict(verifier, pred, wrong, "wrong")
+    expect_verdict(verifier, pred, wrong, "wrong")
 
 
 def test_a_qualified_value_after_the_formula_states_no_answer() -> None:
@@ -199,7 +194,7 @@ def test_a_qualified_value_after_the_formula_states_no_answer() -> None:
     ],
 )
 def test_code_blocks(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 # ---- round 4b: a value a tiny term away from the gold is not the gold (only a proof makes two values equal)
@@ -231,7 +226,7 @@ def test_a_tiny_term_away_is_not_equal(verifier: MathVerifier, pred: str, gold: 
     ],
 )
 def test_values_equal_by_proof_stay_equal(verifier: MathVerifier, pred: str, gold: str) -> None:
-    _verdict(verifier, pred, gold, "correct")
+    expect_verdict(verifier, pred, gold, "correct")
 
 
 # ---- a box that is one term of a formula: no answer; a box led up to (`x = `, `\equiv`) stands
@@ -251,7 +246,7 @@ def test_values_equal_by_proof_stay_equal(verifier: MathVerifier, pred: str, gol
     ],
 )
 def test_a_box_inside_a_formula_answers_nothing(verifier: MathVerifier, pred: str, gold: str) -> None:
-    _verdict(verifier, pred, gold, "no_answer")
+    expect_verdict(verifier, pred, gold, "no_answer")
 
 
 @pytest.mark.parametrize(
@@ -267,7 +262,7 @@ def test_a_box_inside_a_formula_answers_nothing(verifier: MathVerifier, pred: st
     ],
 )
 def test_a_box_led_up_to_stands(verifier: MathVerifier, pred: str, gold: str) -> None:
-    _verdict(verifier, pred, gold, "correct")
+    expect_verdict(verifier, pred, gold, "correct")
 
 
 # ---- a chain of equalities with a false constant link is false, whatever its last member
@@ -287,7 +282,7 @@ def test_a_false_link_makes_a_chain_false(verifier: MathVerifier, pred: str, gol
 
 
 def test_an_alternative_in_bracketed_text_after_a_box_is_a_hedge(verifier: MathVerifier) -> None:
-    details = _verdict(verifier, r"\boxed{1,2,3} \text{ (and } 4)", "1,2,3", "wrong")
+    details = expect_verdict(verifier, r"\boxed{1,2,3} \text{ (and } 4)", "1,2,3", "wrong")
     assert details["method"] == "boxed" and details["extracted"] == "1,2,3, 4"
 
 
@@ -314,23 +309,23 @@ def test_evalf_proves_a_tiny_difference_nonzero_before_any_rewrite() -> None:
     ],
 )
 def test_a_reply_cut_while_withdrawing_its_answer_has_none(verifier: MathVerifier, pred: str) -> None:
-    _verdict(verifier, pred, "12", "no_answer")
+    expect_verdict(verifier, pred, "12", "no_answer")
 
 
 def test_a_finished_withdrawal_is_a_revision_not_a_cut(verifier: MathVerifier) -> None:
     pred = "So the answer is $\\boxed{12}$.\n\nWait, I misread: it asks for odd divisors, so the answer is 4."
-    _verdict(verifier, pred, "4", "correct")
+    expect_verdict(verifier, pred, "4", "correct")
 
 
 def test_a_next_few_shot_question_ends_the_reply(verifier: MathVerifier) -> None:
     pred = "A: 3 + 5 = 8. The answer is 8.\n\nQ: Tom has 10 pens and gives away 4. How many?\nA: The answer is 6."
-    assert _verdict(verifier, pred, "8", "correct")["extracted"] == "8"
-    _verdict(verifier, pred, "6", "wrong")
+    assert expect_verdict(verifier, pred, "8", "correct")["extracted"] == "8"
+    expect_verdict(verifier, pred, "6", "wrong")
 
 
 @pytest.mark.parametrize("pred", [r"\boxed{3}{\text{ or }5}", r"\boxed{3}_{\text{or }5}"])
 def test_an_or_attached_to_a_box_is_a_hedge(verifier: MathVerifier, pred: str) -> None:
-    assert _verdict(verifier, pred, "3", "wrong")["extracted"] == "3, 5"
+    assert expect_verdict(verifier, pred, "3", "wrong")["extracted"] == "3, 5"
 
 
 # ---- every stage answers within its deadline on large inputs (round 4b robust:size): a verdict, or `timeout`
@@ -391,7 +386,7 @@ def test_large_inputs_are_answered_within_the_deadline(
 def test_a_box_labelled_with_the_asked_quantity(
     verifier: MathVerifier, pred: str, gold: str, reason: str, error: str | None
 ) -> None:
-    details = _verdict(verifier, f"Therefore ${pred}$.", gold, reason)
+    details = expect_verdict(verifier, f"Therefore ${pred}$.", gold, reason)
     assert details.get("error") == error
     if reason == "wrong" and error is None and "=" in gold:
         assert details["parsed"] == "m + n = 7"
@@ -399,8 +394,8 @@ def test_a_box_labelled_with_the_asked_quantity(
 
 def test_a_gold_condition_is_not_a_label(verifier: MathVerifier) -> None:
     # the reading is the reply's alone: a gold `x + y = 7` is a line, which a bare 7 does not answer
-    _verdict(verifier, r"\boxed{7}", "x+y=7", "wrong")
-    _verdict(verifier, r"\boxed{x+y=7}", "x+y=7", "correct")
+    expect_verdict(verifier, r"\boxed{7}", "x+y=7", "wrong")
+    expect_verdict(verifier, r"\boxed{x+y=7}", "x+y=7", "correct")
 
 
 # ---- an AMC gold written with its option's value (`\textbf{(C)}\ 12`): the letter or the value answers it
@@ -435,7 +430,7 @@ _AMC_GOLDS = [
 def test_an_amc_gold_with_its_value(
     verifier: MathVerifier, gold: str, pred: str, reason: str, error: str | None
 ) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     assert details.get("error") == error
 
 

@@ -12,12 +12,7 @@ import pytest
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.contested import contested
 
-
-def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
-    verdict = verifier.verify(pred, gold)
-    assert verdict.reason == reason, dict(verdict.details)
-    assert verdict.passed is (reason == "correct")
-    return dict(verdict.details)
+from grading import expect_verdict
 
 
 # ---- 1. two different values, nothing ordering them: no answer, whatever words call one an aside or a pitfall
@@ -39,17 +34,19 @@ def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
 )
 def test_two_different_values_leave_no_answer(verifier: MathVerifier, pred: str) -> None:
     for gold in ("12", "9"):
-        _verdict(verifier, pred, gold, "no_answer")
+        expect_verdict(verifier, pred, gold, "no_answer")
 
 
 def test_a_denied_box_is_no_commitment(verifier: MathVerifier) -> None:
     # ... while a box denied on its own (`not \boxed{5}`, `\boxed{5} is wrong`) commits to nothing
     assert (
-        _verdict(verifier, r"It is not \boxed{5}; the answer is \boxed{3}.", "3", "correct")["extracted"]
+        expect_verdict(verifier, r"It is not \boxed{5}; the answer is \boxed{3}.", "3", "correct")[
+            "extracted"
+        ]
         == "3"
     )
-    _verdict(verifier, r"It is not \boxed{5}; the answer is \boxed{3}.", "5", "wrong")
-    _verdict(verifier, r"\boxed{5} is wrong; the answer is \boxed{3}.", "5", "wrong")
+    expect_verdict(verifier, r"It is not \boxed{5}; the answer is \boxed{3}.", "5", "wrong")
+    expect_verdict(verifier, r"\boxed{5} is wrong; the answer is \boxed{3}.", "5", "wrong")
 
 
 @pytest.mark.parametrize(
@@ -78,27 +75,29 @@ def test_a_denied_box_is_no_commitment(verifier: MathVerifier) -> None:
 def test_one_value_or_an_ordered_pair_answers(
     verifier: MathVerifier, pred: str, right: str, wrong: str
 ) -> None:
-    assert _verdict(verifier, pred, right, "correct")["extracted"] in (right, r"\frac{1}{2}")
-    _verdict(verifier, pred, wrong, "wrong")
+    assert expect_verdict(verifier, pred, right, "correct")["extracted"] in (right, r"\frac{1}{2}")
+    expect_verdict(verifier, pred, wrong, "wrong")
 
 
 def test_a_commitment_among_values_only_counts_when_it_is_the_last_and_alone(verifier: MathVerifier) -> None:
     # two sentences that each commit to a different value: neither is ordered after the other
-    _verdict(verifier, "Final answer: 9\n\nThe final answer is $\\boxed{12}$.", "12", "no_answer")
+    expect_verdict(verifier, "Final answer: 9\n\nThe final answer is $\\boxed{12}$.", "12", "no_answer")
     # a commitment followed by another value (a remark) is no longer the last word
-    _verdict(
+    expect_verdict(
         verifier, r"Final answer: $\boxed{12}$. For reference, the area is $\boxed{9}$.", "12", "no_answer"
     )
     # a commitment with more words after its value is no sole commitment (`is wrong`, `would be a mistake`)
-    _verdict(verifier, "$\\boxed{12}$\n\nAnswer: $\\boxed{9}$ would be a mistake.", "9", "no_answer")
+    expect_verdict(verifier, "$\\boxed{12}$\n\nAnswer: $\\boxed{9}$ would be a mistake.", "9", "no_answer")
 
 
 def test_one_answer_in_several_boxes_is_kept(verifier: MathVerifier) -> None:
     assert (
-        _verdict(verifier, r"The roots are $\boxed{2}$ and $\boxed{3}$.", "2, 3", "correct")["extracted"]
+        expect_verdict(verifier, r"The roots are $\boxed{2}$ and $\boxed{3}$.", "2, 3", "correct")[
+            "extracted"
+        ]
         == "2, 3"
     )
-    _verdict(verifier, r"The roots are $\boxed{2}$ and $\boxed{3}$.", "3", "wrong")
+    expect_verdict(verifier, r"The roots are $\boxed{2}$ and $\boxed{3}$.", "3", "wrong")
 
 
 def test_contested_reads_the_answering_part_only() -> None:
@@ -143,10 +142,10 @@ def test_a_closing_value_with_a_value_word_after_it_states_nothing(verifier: Mat
 def test_a_closing_value_with_only_a_counted_label_is_stated(verifier: MathVerifier) -> None:
     pred = "So the area of the triangle with vertices $(0,0)$ and $(4,3)$ is **6** square units."
     assert (
-        _verdict(verifier, pred, "6", "correct")["extracted"] == "6"
+        expect_verdict(verifier, pred, "6", "correct")["extracted"] == "6"
     )  # `square` before a unit names the unit
     assert verifier.verify("So the number we want for $n = 5$ is 12 square.", "12").reason != "correct"
-    assert _verdict(verifier, "So the number we want for $n = 5$ is 12 books.", "12", "correct")[
+    assert expect_verdict(verifier, "So the number we want for $n = 5$ is 12 books.", "12", "correct")[
         "method"
     ] == ("conclusion")
 
@@ -166,11 +165,11 @@ def test_a_closing_value_with_only_a_counted_label_is_stated(verifier: MathVerif
 def test_a_base_named_after_a_value_makes_it_that_numeral(
     verifier: MathVerifier, pred: str, numeral: str
 ) -> None:
-    details = _verdict(verifier, pred, "12_3", "wrong") if "12_{3}" not in numeral else None
+    details = expect_verdict(verifier, pred, "12_3", "wrong") if "12_{3}" not in numeral else None
     if details is not None:  # the decimal twelve (or five, or three) is not the base-3 numeral 12
         assert details["extracted"] == numeral
     else:
-        assert _verdict(verifier, pred, "12_3", "correct")["extracted"] == numeral
+        assert expect_verdict(verifier, pred, "12_3", "correct")["extracted"] == numeral
 
 
 # ---- 3. an operator glued to a box from outside states two values (the box's and the whole's): no answer
@@ -187,15 +186,15 @@ def test_a_base_named_after_a_value_makes_it_that_numeral(
 def test_an_operator_glued_to_a_box_leaves_no_answer(
     verifier: MathVerifier, pred: str, box: str, whole: str
 ) -> None:
-    _verdict(verifier, pred, box, "no_answer")
-    _verdict(verifier, pred, whole, "no_answer")
+    expect_verdict(verifier, pred, box, "no_answer")
+    expect_verdict(verifier, pred, whole, "no_answer")
 
 
 def test_a_percent_or_degree_sign_glued_to_a_box_is_its_unit(verifier: MathVerifier) -> None:
-    assert _verdict(verifier, r"$\boxed{30}^\circ$", "30", "correct")["extracted"] == r"{30}^\circ"
-    _verdict(verifier, r"$\boxed{30}^{\circ}$", "60", "wrong")
-    assert _verdict(verifier, r"\boxed{50}\%", "50", "correct")["extracted"] == r"{50}\%"
-    _verdict(verifier, r"\boxed{50}\%", "40", "wrong")
+    assert expect_verdict(verifier, r"$\boxed{30}^\circ$", "30", "correct")["extracted"] == r"{30}^\circ"
+    expect_verdict(verifier, r"$\boxed{30}^{\circ}$", "60", "wrong")
+    assert expect_verdict(verifier, r"\boxed{50}\%", "50", "correct")["extracted"] == r"{50}\%"
+    expect_verdict(verifier, r"\boxed{50}\%", "40", "wrong")
 
 
 # ---- 3b. a box inside a true chain, or restated approximately by its own value, still stands
@@ -211,4 +210,6 @@ def test_a_percent_or_degree_sign_glued_to_a_box_is_its_unit(verifier: MathVerif
     ],
 )
 def test_a_box_restated_after_it_stands(verifier: MathVerifier, pred: str, reason: str) -> None:
-    assert _verdict(verifier, pred, "5", reason).get("extracted") == ("5" if reason == "correct" else None)
+    assert expect_verdict(verifier, pred, "5", reason).get("extracted") == (
+        "5" if reason == "correct" else None
+    )

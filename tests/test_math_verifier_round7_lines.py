@@ -6,8 +6,6 @@ reason asserted."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from rlvr.verifiers import MathVerifier
@@ -15,13 +13,7 @@ from rlvr.verifiers.math.closing import closing_result
 from rlvr.verifiers.math.decide import _one_unit_chain
 from rlvr.verifiers.math.extract import extract_answer
 
-
-def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
-    verdict = verifier.verify(pred, gold)
-    assert verdict.reason == reason, dict(verdict.details)
-    assert verdict.passed is (reason == "correct")
-    return dict(verdict.details)
-
+from grading import assert_linear, expect_verdict
 
 # ---- a result label that opens the closing line states the answer, read before the formulas argued for it
 _FR = (
@@ -50,10 +42,10 @@ _DE = (
 def test_a_result_label_on_the_closing_line_answers(
     verifier: MathVerifier, pred: str, right: str, wrongs: list[str]
 ) -> None:
-    details = _verdict(verifier, pred, right, "correct")
+    details = expect_verdict(verifier, pred, right, "correct")
     assert details["method"] == "final_answer"
     for wrong in wrongs:
-        _verdict(verifier, pred, wrong, "wrong")
+        expect_verdict(verifier, pred, wrong, "wrong")
 
 
 @pytest.mark.parametrize(
@@ -87,9 +79,9 @@ def test_a_result_label_elsewhere_is_no_answer_line(verifier: MathVerifier, pred
 def test_a_computation_in_one_unit_is_its_result(
     verifier: MathVerifier, pred: str, right: str, wrongs: list[str]
 ) -> None:
-    _verdict(verifier, pred, right, "correct")
+    expect_verdict(verifier, pred, right, "correct")
     for wrong in wrongs:
-        _verdict(verifier, pred, wrong, "wrong")
+        expect_verdict(verifier, pred, wrong, "wrong")
 
 
 def test_only_a_computation_in_one_unit_is_read_so() -> None:
@@ -103,7 +95,7 @@ def test_only_a_computation_in_one_unit_is_read_so() -> None:
 def test_a_false_computation_in_one_unit_answers_nothing(verifier: MathVerifier) -> None:
     pred = "Legs of 3 km and 4 km.\n\nTotal: 3 km + 4 km = 8 km"
     for gold in ("8", "7"):
-        _verdict(verifier, pred, gold, "wrong")
+        expect_verdict(verifier, pred, gold, "wrong")
 
 
 # ---- a label in brackets is an answer line's label: the exam format `【解析】…【答案】128`
@@ -116,9 +108,9 @@ def test_a_false_computation_in_one_unit_answers_nothing(verifier: MathVerifier)
     ],
 )
 def test_a_bracketed_label_opens_the_answer(verifier: MathVerifier, pred: str) -> None:
-    details = _verdict(verifier, pred, "128", "correct")
+    details = expect_verdict(verifier, pred, "128", "correct")
     assert details["method"] == "final_answer" and details["extracted"] == "128"
-    _verdict(verifier, pred, "23", "wrong")
+    expect_verdict(verifier, pred, "23", "wrong")
 
 
 # ---- the one bold number of an answer line that opens with words is its answer
@@ -135,8 +127,8 @@ def test_a_bracketed_label_opens_the_answer(verifier: MathVerifier, pred: str) -
     ],
 )
 def test_a_bold_number_in_an_answer_line(verifier: MathVerifier, pred: str, right: str, wrong: str) -> None:
-    assert _verdict(verifier, pred, right, "correct")["extracted"] == right
-    _verdict(verifier, pred, wrong, "wrong")
+    assert expect_verdict(verifier, pred, right, "correct")["extracted"] == right
+    expect_verdict(verifier, pred, wrong, "wrong")
 
 
 @pytest.mark.parametrize(
@@ -159,13 +151,13 @@ def test_a_qualified_or_second_bold_is_not_the_answer(verifier: MathVerifier, pr
 )
 def test_a_restatement_in_words_or_a_denial_leaves_the_answer(verifier: MathVerifier, pred: str) -> None:
     value = pred.split()[1].rstrip(",")
-    assert _verdict(verifier, pred, value, "correct")["extracted"] == value
-    _verdict(verifier, pred, "8", "wrong")
+    assert expect_verdict(verifier, pred, value, "correct")["extracted"] == value
+    expect_verdict(verifier, pred, "8", "wrong")
 
 
 def test_a_bracketed_other_number_word_is_a_second_value(verifier: MathVerifier) -> None:
     for gold in ("7", "8"):
-        _verdict(verifier, "Answer: 7 (eight)", gold, "wrong")
+        expect_verdict(verifier, "Answer: 7 (eight)", gold, "wrong")
 
 
 # ---- a chat template's next turn, in every family's spelling, ends the reply: a box after it answers nothing
@@ -184,8 +176,8 @@ _SOLVED = "So $n = 23 + 105 = 128$.\n\nThe answer is $\\boxed{128}$."
 )
 def test_a_next_chat_turn_ends_the_reply(verifier: MathVerifier, turn: str) -> None:
     pred = _SOLVED + turn + "$\\boxed{23}$"
-    assert _verdict(verifier, pred, "128", "correct")["extracted"] == "128"
-    _verdict(verifier, pred, "23", "wrong")
+    assert expect_verdict(verifier, pred, "128", "correct")["extracted"] == "128"
+    expect_verdict(verifier, pred, "23", "wrong")
 
 
 @pytest.mark.parametrize(
@@ -193,7 +185,7 @@ def test_a_next_chat_turn_ends_the_reply(verifier: MathVerifier, turn: str) -> N
     ["<start_of_turn>model\n", "<|assistant|>", "<|start_header_id|>assistant<|end_header_id|>\n\n"],
 )
 def test_an_opening_turn_marker_ends_nothing(verifier: MathVerifier, opening: str) -> None:
-    assert _verdict(verifier, opening + _SOLVED, "128", "correct")["extracted"] == "128"
+    assert expect_verdict(verifier, opening + _SOLVED, "128", "correct")["extracted"] == "128"
 
 
 # ---- an answer phrase that restates the boxed value as a sum offers no other value (its first operand)
@@ -202,10 +194,10 @@ def test_an_answer_restated_as_a_sum_is_no_second_answer(verifier: MathVerifier)
         "So $n = 23 + 105 = 128$.\n\n$\\boxed{128}$\n\nLet me verify with the smallest case: $n = 23$ satisfies all "
         "three, and adding the period keeps them. The answer is $23 + 105$."
     )
-    assert _verdict(verifier, pred, "128", "correct")["extracted"] == "128"
-    _verdict(verifier, pred, "23", "wrong")
+    assert expect_verdict(verifier, pred, "128", "correct")["extracted"] == "128"
+    expect_verdict(verifier, pred, "23", "wrong")
     # a whole other value stated as the answer after the box is still a second answer
-    _verdict(verifier, pred.replace("$23 + 105$", "$23$"), "128", "wrong")
+    expect_verdict(verifier, pred.replace("$23 + 105$", "$23$"), "128", "wrong")
 
 
 # ---- a guessed last value offered as a possibility (`or maybe`, a question) is no answer
@@ -225,14 +217,10 @@ def test_a_hedged_last_value_is_no_guess(verifier: MathVerifier, pred: str) -> N
 
 
 def test_a_plain_last_value_is_still_guessed(verifier: MathVerifier) -> None:
-    assert _verdict(verifier, "The total is 26 km.", "26", "correct")["extracted"] == "26"
+    assert expect_verdict(verifier, "The total is 26 km.", "26", "correct")["extracted"] == "26"
 
 
 # ---- a long run of spaces in an answer line is read in linear time (each was quadratic: 12 s and 3 s)
-@pytest.mark.parametrize(
-    "line", ["Answer: x " + " " * 50_000 + "12 coins", "Answer: x " + " " * 50_000 + "or 12"]
-)
-def test_a_long_run_of_spaces_in_an_answer_line_is_fast(line: str) -> None:
-    started = time.perf_counter()
-    extract_answer(line)
-    assert time.perf_counter() - started < 1.0
+@pytest.mark.parametrize("tail", ["12 coins", "or 12"])
+def test_a_long_run_of_spaces_in_an_answer_line_is_fast(tail: str) -> None:
+    assert_linear(lambda n: extract_answer("Answer: x " + " " * n + tail), 12_500)

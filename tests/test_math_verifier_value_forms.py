@@ -11,12 +11,7 @@ from rlvr.verifiers.math.normalize import canonical_text
 from rlvr.verifiers.math.notation import rewrite_notation
 from rlvr.verifiers.math.number_words import cjk_number, number_from_words
 
-
-def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
-    verdict = verifier.verify(pred, gold)
-    assert verdict.reason == reason, dict(verdict.details)
-    assert verdict.passed is (reason == "correct")
-    return dict(verdict.details)
+from grading import expect_verdict
 
 
 # ---- numbers in words, weekday abbreviations, sets with repeats, solved double inequalities, merged unions
@@ -62,7 +57,7 @@ def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
     ],
 )
 def test_words_sets_and_intervals(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 @pytest.mark.parametrize(
@@ -116,7 +111,7 @@ def test_number_words(words: str, value: str | None) -> None:
     ],
 )
 def test_more_notations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 @pytest.mark.parametrize(
@@ -172,7 +167,7 @@ def test_chinese_numerals(text: str, value: str | None) -> None:
     ],
 )
 def test_numerals_matrices_and_repeats(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 # ---- other languages' small numbers; determinant, trace, rank and powers of literal matrices; a 1x1 matrix
@@ -204,7 +199,7 @@ _M = r"\begin{pmatrix}1&2\\3&4\end{pmatrix}"
     ],
 )
 def test_languages_and_matrix_values(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 # ---- a value in another size of the gold's unit is converted exactly; other kinds of unit never convert
@@ -223,11 +218,11 @@ def test_languages_and_matrix_values(verifier: MathVerifier, pred: str, gold: st
     ],
 )
 def test_unit_conversions(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 def test_units_of_another_kind_never_convert(verifier: MathVerifier) -> None:
-    details = _verdict(verifier, r"\boxed{5 \text{ kg}}", r"5\text{ km}", "wrong")
+    details = expect_verdict(verifier, r"\boxed{5 \text{ kg}}", r"5\text{ km}", "wrong")
     assert details["error"] == "unit 'kg' differs from the gold's 'km'"
 
 
@@ -258,7 +253,7 @@ def test_units_of_another_kind_never_convert(verifier: MathVerifier) -> None:
     ],
 )
 def test_quadratic_inequalities(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,6 @@ wrong counterparts and the reason asserted."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from rlvr.verifiers import MathVerifier
@@ -14,14 +12,9 @@ from rlvr.verifiers.math.notation import rewrite_notation
 from rlvr.verifiers.math.structure import false_equality
 from rlvr.verifiers.math.unicode_math import rewrite_unicode_math
 
+from grading import assert_linear, expect_verdict
+
 FALSE_CHAIN = "a false equality (`3 = 4`) answers nothing"
-
-
-def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
-    verdict = verifier.verify(pred, gold)
-    assert verdict.reason == reason, dict(verdict.details)
-    assert verdict.passed is (reason == "correct")
-    return dict(verdict.details)
 
 
 # ---- a decimal link is the exact value rounded to its own places; any other decimal link makes the chain false
@@ -41,7 +34,7 @@ def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
 def test_a_decimal_link_must_round_the_exact_value(
     verifier: MathVerifier, pred: str, gold: str, reason: str, error: str | None
 ) -> None:
-    assert _verdict(verifier, pred, gold, reason).get("error") == error
+    assert expect_verdict(verifier, pred, gold, reason).get("error") == error
 
 
 @pytest.mark.parametrize(
@@ -63,10 +56,9 @@ def test_decimal_links_alone(chain: str, false: bool) -> None:
 def test_a_long_false_sum_is_checked_in_linear_time() -> None:
     # 5001 ones are not 7: the value is computed, not skipped, and quickly
     chain = "x = " + " + ".join(["1"] * 5001)
-    start = time.perf_counter()
     assert false_equality(chain + " = 7") is True
     assert false_equality(chain + " = 5001") is False
-    assert time.perf_counter() - start < 2.0
+    assert_linear(lambda n: false_equality("x = " + " + ".join(["1"] * n) + " = 7"), 1250)
 
 
 # ---- a true denial link between constants adds nothing; a false one states nothing
@@ -81,7 +73,7 @@ def test_a_long_false_sum_is_checked_in_linear_time() -> None:
     ],
 )
 def test_a_denial_link(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     if pred.endswith(r"x = 5 \ne 5}$"):
         assert details["error"] == "the answer could not be parsed"
 
@@ -124,7 +116,7 @@ def test_unicode_minus_and_slash_fractions(text: str, latex: str) -> None:
     ],
 )
 def test_notations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 @pytest.mark.parametrize(
@@ -163,15 +155,15 @@ def test_rewritten_notations(text: str, out: str) -> None:
     ],
 )
 def test_an_approximation_link(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     if reason == "wrong":
         assert details["error"] == "the answer could not be parsed"  # a false approximation states nothing
 
 
 def test_links_before_an_approximation_still_count(verifier: MathVerifier) -> None:
-    details = _verdict(verifier, r"$x = 5+5+1 = 1/3 \approx 11$", "$x = 1/3$", "wrong")
+    details = expect_verdict(verifier, r"$x = 5+5+1 = 1/3 \approx 11$", "$x = 1/3$", "wrong")
     assert details["error"] == FALSE_CHAIN
-    _verdict(verifier, r"$x = 5+5+1 = 11 \approx 11.0$", "11", "correct")
+    expect_verdict(verifier, r"$x = 5+5+1 = 11 \approx 11.0$", "11", "correct")
 
 
 @pytest.mark.parametrize(
@@ -191,7 +183,7 @@ def test_links_before_an_approximation_still_count(verifier: MathVerifier) -> No
     ],
 )
 def test_unicode_symbols(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 # ---- decorations that show their argument, struck-out content and tags, switches, negated orders
@@ -223,7 +215,7 @@ def test_unicode_symbols(verifier: MathVerifier, pred: str, gold: str, reason: s
     ],
 )
 def test_decorations_and_plain_forms(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 @pytest.mark.parametrize(
@@ -262,13 +254,12 @@ def test_radical_links(chain: str, false: bool) -> None:
 
 
 def test_radical_chains_in_replies(verifier: MathVerifier) -> None:
-    _verdict(verifier, "The answer is √75 = 5√3.", r"5\sqrt{3}", "correct")
-    _verdict(verifier, "The answer is √2·√3 = √6.", r"\sqrt{6}", "correct")
-    assert _verdict(verifier, "The answer is √2·√3 = √5.", r"\sqrt{5}", "wrong")["error"] == FALSE_CHAIN
+    expect_verdict(verifier, "The answer is √75 = 5√3.", r"5\sqrt{3}", "correct")
+    expect_verdict(verifier, "The answer is √2·√3 = √6.", r"\sqrt{6}", "correct")
+    assert expect_verdict(verifier, "The answer is √2·√3 = √5.", r"\sqrt{5}", "wrong")["error"] == FALSE_CHAIN
 
 
+@pytest.mark.timeout(30)  # a hang guard: building 7^(64^5) would not end
 def test_a_power_tower_in_a_chain_is_not_built() -> None:
     # 7^(64^5) has billions of bits: the radical form gives up at once instead of building it
-    start = time.perf_counter()
     assert false_equality(r"x = ((((7^{64})^{64})^{64})^{64})^{64} = 5\sqrt{3}") is True
-    assert time.perf_counter() - start < 1.0

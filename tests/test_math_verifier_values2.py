@@ -5,7 +5,6 @@ answers). Each rule with its wrong counterparts and the reason asserted."""
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import pytest
@@ -16,12 +15,7 @@ from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.repeating import rewrite_repeating
 from rlvr.verifiers.math.sums import polynomial_sum
 
-
-def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
-    verdict = verifier.verify(pred, gold)
-    assert verdict.reason == reason, dict(verdict.details)
-    assert verdict.passed is (reason == "correct")
-    return dict(verdict.details)
+from grading import expect_verdict
 
 
 # ---- a repeating decimal, whatever marks its period, is the rational number it denotes
@@ -52,7 +46,7 @@ def _verdict(verifier: MathVerifier, pred: str, gold: str, reason: str) -> dict:
     ],
 )
 def test_repeating_decimal_in_parentheses(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     if "." in pred:
         assert "*" not in details.get("parsed", "")  # never read as a product of the digits
 
@@ -79,7 +73,7 @@ def test_repeating_rewrite_is_the_exact_fraction() -> None:
     ],
 )
 def test_unknown_relation_is_no_equality(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     if "=\\=" in pred:
         assert details["error"] == "the answer could not be parsed"
 
@@ -100,7 +94,7 @@ def test_unknown_relation_is_no_equality(verifier: MathVerifier, pred: str, gold
 def test_words_after_a_separator_are_no_label(
     verifier: MathVerifier, pred: str, gold: str, reason: str
 ) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     if reason == "wrong":
         assert details["parsed"] in ("no yes", "yes no")  # read as the text it is, both words kept
 
@@ -120,7 +114,7 @@ _LONG_SUM = " + ".join(["1"] * 5001)
     ],
 )
 def test_tail_never_starts_inside_a_span(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     assert details.get("extracted", "7") == "7"
 
 
@@ -149,7 +143,7 @@ def test_tail_never_starts_inside_a_span(verifier: MathVerifier, pred: str, gold
 def test_signed_fractional_and_mixed_number_words(
     verifier: MathVerifier, pred: str, gold: str, reason: str
 ) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     if "squared" in pred or "seven eighth}" in pred:
         assert details["parsed"] in ("seven squared", "seven eighth")  # left as text, not a number
 
@@ -174,7 +168,7 @@ def test_number_words_values() -> None:
     ],
 )
 def test_option_with_value_against_a_value(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     if " or " not in pred:
         assert details["parsed"] in ("25", "512", "500", "13")  # the value, not the letter times it
 
@@ -197,7 +191,7 @@ def test_option_with_value_against_a_value(verifier: MathVerifier, pred: str, go
     ],
 )
 def test_set_operations(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     assert (
         "\\cup" not in details["parsed"] and "\\setminus" not in details["parsed"]
     )  # taken, not kept as written
@@ -217,7 +211,7 @@ def test_set_operations(verifier: MathVerifier, pred: str, gold: str, reason: st
     ],
 )
 def test_long_polynomial_sums(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 def test_polynomial_sum_reads_only_polynomials() -> None:
@@ -241,7 +235,7 @@ def test_polynomial_sum_reads_only_polynomials() -> None:
     ],
 )
 def test_negated_order_commands(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     assert "parsed" in details  # read as an order, not left unparsable
 
 
@@ -269,7 +263,7 @@ _SHEAR = r"\begin{pmatrix}1&1\\0&1\end{pmatrix}"
     ],
 )
 def test_matrix_powers(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     if "9999999" in pred:
         assert details["error"] == "the answer could not be parsed"
 
@@ -292,7 +286,7 @@ def test_matrix_powers(verifier: MathVerifier, pred: str, gold: str, reason: str
     ],
 )
 def test_intersections(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     assert "\\cap" not in details.get("parsed", "")
 
 
@@ -309,7 +303,7 @@ def test_intersections(verifier: MathVerifier, pred: str, gold: str, reason: str
     ],
 )
 def test_no_is_a_word(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     assert "gold_parsed" not in details  # a text gold: compared as words, not parsed as math
 
 
@@ -323,7 +317,7 @@ def test_no_is_a_word(verifier: MathVerifier, pred: str, gold: str, reason: str)
     ],
 )
 def test_compound_unit_in_pieces(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
     assert normalize_answer(r"5\text{ m}/\text{s}^2") == normalize_answer(r"5 \text{ m/s}^2")
     assert normalize_answer("x / y").text == "x / y"  # a quotient of names is no unit
 
@@ -341,7 +335,7 @@ def test_compound_unit_in_pieces(verifier: MathVerifier, pred: str, gold: str, r
     ],
 )
 def test_mixed_number_with_a_sign(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     assert "33*" not in details["gold_parsed"] and "2*" not in details["gold_parsed"]  # a sum, not a product
 
 
@@ -358,21 +352,20 @@ def test_mixed_number_with_a_sign(verifier: MathVerifier, pred: str, gold: str, 
     ],
 )
 def test_long_constant_products(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
+@pytest.mark.timeout(30)  # a hang guard: 10^9 factors would not end
 def test_huge_constant_product_is_refused_fast(verifier: MathVerifier) -> None:
-    start = time.perf_counter()
     verdict = verifier.verify(r"$\boxed{\prod_{k=1}^{10^9} 2}$", "1")
-    assert (
-        verdict.reason == "timeout" and time.perf_counter() - start < 1.0
-    )  # refused by size, never computed
+    # refused by size, never computed (a deadline's timeout would name the deadline)
+    assert verdict.reason == "timeout" and "too large" in verdict.details["error"], dict(verdict.details)
 
 
 def test_tail_after_an_unclosed_dollar_keeps_its_window(verifier: MathVerifier) -> None:
     # an unescaped currency sign before the window opens no span: the last value after it is still read
     pred = "It costs $5 to start. " + "We keep adding the numbers. " * 400 + "So the total is 12"
-    details = _verdict(verifier, pred, "12", "correct")
+    details = expect_verdict(verifier, pred, "12", "correct")
     assert details["extracted"] == "12"
 
 
@@ -388,7 +381,7 @@ def test_tail_after_an_unclosed_dollar_keeps_its_window(verifier: MathVerifier) 
     ],
 )
 def test_swapped_asked_quantity(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    _verdict(verifier, pred, gold, reason)
+    expect_verdict(verifier, pred, gold, reason)
 
 
 # ---- an assignment arrow after one name (`x \leftarrow 7`) assigns; any other arrow is no answer
@@ -402,7 +395,7 @@ def test_swapped_asked_quantity(verifier: MathVerifier, pred: str, gold: str, re
     ],
 )
 def test_assignment_arrow(verifier: MathVerifier, pred: str, gold: str, reason: str) -> None:
-    details = _verdict(verifier, pred, gold, reason)
+    details = expect_verdict(verifier, pred, gold, reason)
     assert details.get("parsed", "x = 7") == "x = 7"
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from rlvr.core import ConfigError, DataError
@@ -78,12 +76,11 @@ def test_division_by_zero_and_nesting_do_not_crash() -> None:
     assert unary.reason in {"correct", "wrong", "no_answer"}
 
 
+@pytest.mark.timeout(30)  # a hang guard: the size check refuses before any parsing
 def test_huge_input_is_bounded() -> None:
     text = "<answer>" + "+".join(["7"] * 100_000) + "</answer>"
-    start = time.perf_counter()
     v = CountdownVerifier().verify(text, CountdownProblem((7,), 7))
     assert v.reason == "wrong" and "longer than" in v.details["error"]
-    assert time.perf_counter() - start < 5  # generous: only guards against quadratic blowups / hangs
 
 
 def test_use_all_numbers_and_unary_minus_options() -> None:
