@@ -76,3 +76,67 @@ def test_interrupting_cannot_be_swallowed_and_never_fires_after_the_block() -> N
     time.sleep(0.3)  # a fast block leaves nothing pending behind it
     for _ in range(10_000):
         sum(range(10))
+
+
+# ---- the fast (in-process) stage has the same hard deadline: a pass that never checks the clock is stopped.
+# Round 14b's 10,000 `Check n:` lines after a box made a scan quadratic (171 s, no `check()` in that loop); the
+# scan is linear now (tests/test_math_verifier_round14.py), and any such pass left is cut off here.
+@pytest.mark.timeout(60)
+def test_the_fast_stage_stops_a_pass_that_never_checks_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rlvr.verifiers.math.verifier as module
+
+    def spins(*args: object) -> None:
+        while True:  # pure Python, no check(): only the injected deadline ends it
+            sum(range(100))
+
+    monkeypatch.setattr(module, "decide", spins)
+    verifier = MathVerifier(in_process=True, fast_timeout_s=0.3)
+    t0 = time.monotonic()
+    verdict = verifier.verify(r"\boxed{1}", "1")
+    assert verdict.reason == Reason.TIMEOUT, verdict
+    assert "in-process stage passed its 0.3 s deadline" in verdict.details["error"]
+    assert time.monotonic() - t0 < 5
+    monkeypatch.undo()
+    assert verifier.verify(r"\boxed{1}", "1").reason == Reason.CORRECT  # nothing pending afterwards
+
+
+def test_blocks_in_many_threads_fire_only_their_own_deadline() -> None:
+    results: dict[str, bool] = {}
+
+    def run(name: str, seconds: float, spin: bool) -> None:
+        try:
+            with interrupting(seconds):
+                end = time.monotonic() + (3 if spin else 0.3)
+                while time.monotonic() < end:
+                    sum(range(100))
+            results[name] = False
+        except HardDeadline:
+            results[name] = True
+
+    threads = [
+        threading.Thread(target=run, args=("slow", 0.2, True)),
+        threading.Thread(target=run, args=("fast", 5.0, False)),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert results == {"slow": True, "fast": False}
+
+
+@pytest.mark.timeout(60)
+def test_the_watchdog_serves_a_forked_child() -> None:
+    with interrupting(5):  # the parent's watchdog thread exists before the fork
+        pass
+    ctx = mp.get_context("fork")
+    with ctx.Pool(1) as pool:
+        assert pool.apply_async(_interrupted_after, (0.2,)).get(30) is True
+
+
+def _interrupted_after(seconds: float) -> bool:
+    try:
+        with interrupting(seconds):
+            while True:
+                sum(range(100))
+    except HardDeadline:
+        return True

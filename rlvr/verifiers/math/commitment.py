@@ -119,9 +119,18 @@ def drop_checks(after: str) -> str:
     """
     out: list[str] = []
     pos = look = 0  # text before `pos` is settled; cues are searched from `look`
+    # the next example and report cues at or after `look`, searched again only once `look` passes them: a search
+    # per check cue would rescan the rest of the text each time (10,000 `Check n:` lines took minutes)
+    cues: dict[re.Pattern[str], re.Match[str] | None] = {}
+
+    def next_cue(pattern: re.Pattern[str]) -> re.Match[str] | None:
+        if pattern not in cues or (cues[pattern] is not None and cues[pattern].start() < look):  # type: ignore[union-attr]
+            cues[pattern] = pattern.search(after, look)
+        return cues[pattern]
+
     while True:
         check = _CHECK_CUE_RE.search(after, look)
-        example = _EXAMPLE_CUE_RE.search(after, look) or _REPORT_RE.search(after, look)
+        example = next_cue(_EXAMPLE_CUE_RE) or next_cue(_REPORT_RE)
         if example is not None and (check is None or example.start() <= check.start()):
             cue = example
         elif check is not None:
@@ -142,9 +151,21 @@ def drop_checks(after: str) -> str:
 
 
 def drop_sections(after: str) -> str:
-    """`after` up to its first explaining section (`## Explanation`, `Note:`, `Remark:`): they explain, not answer."""
-    m = _SECTION_RE.search(after)
-    return after[: m.start()] if m else after
+    """`after` without its explaining sections (`## Explanation`, `Note:`, `Remark:`): they explain, not answer.
+
+    A section runs to the end of the reply, unless a later paragraph revises or calls something wrong
+    (`Check 1: ...\n\nScratch all that; 13 is wrong.`): what the reply says after its checks is read again."""
+    out: list[str] = []
+    pos = 0
+    while (section := _SECTION_RE.search(after, pos)) is not None:
+        out.append(after[pos : section.start()] + " ")
+        pos = len(after)
+        for paragraph in _PARAGRAPH_RE.finditer(after, section.end()):
+            following = _PARAGRAPH_RE.search(after, paragraph.end())
+            if _CHECK_END_RE.search(after, paragraph.end(), following.start() if following else len(after)):
+                pos = paragraph.end()
+                break
+    return "".join(out) + after[pos:]
 
 
 # a check line: one that a check label of any language opens, with a colon (`Verificare: ...`, `**검산:** ...`;

@@ -9,11 +9,14 @@ verifier opens `within(seconds)` around one verification and the loops and recur
 
 from __future__ import annotations
 
+import itertools
+import os
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 _local = threading.local()
 
@@ -52,39 +55,79 @@ class HardDeadline(BaseException):
 def interrupting(seconds: float) -> Iterator[None]:
     """Run the block under a hard deadline: past it, `HardDeadline` is raised inside the block, wherever it is.
 
-    For code that never calls `check()` (sympy's simplify can run for minutes): a watchdog thread, alive only
-    during the block, injects the exception into this thread (`PyThreadState_SetAsyncExc`), which works in any
+    For code that never calls `check()` (sympy's simplify can run for minutes, a quadratic scan of a huge reply):
+    a watchdog thread injects the exception into this thread (`PyThreadState_SetAsyncExc`), which works in any
     thread and any process, daemonic or not, unlike `signal.alarm`. It takes effect at the next bytecode, so
     one long C call (a huge integer power) still finishes first; the fast stage bounds those by size. It is
     re-sent every 50 ms until the block exits, and a pending one is cleared on exit, so it never escapes.
     """
-    target = threading.get_ident()
-    lock = threading.Lock()
-    done = threading.Event()
-    state = {"active": True, "fired": False}
-
-    def watchdog() -> None:
-        if done.wait(seconds):
-            return
-        while True:
-            with lock:
-                if not state["active"]:
-                    return
-                state["fired"] = True
-                _set_async_exc(target, HardDeadline)
-            if done.wait(0.05):
-                return
-
-    thread = threading.Thread(target=watchdog, name="rlvr-math-deadline", daemon=True)
-    thread.start()
+    entry = _watchdog.watch(threading.get_ident(), time.monotonic() + seconds)
     try:
         yield
     finally:
-        with lock:
-            state["active"] = False
-            if state["fired"]:
-                _set_async_exc(target, None)  # clear one not yet delivered: it must not fire after the block
-        done.set()
+        _watchdog.release(entry)
+
+
+class _Watchdog:
+    """One thread per process that fires the hard deadlines of every thread's `interrupting` blocks.
+
+    A thread per block cost ~0.2 ms to start, a third of a short verification; a block here costs two lock
+    round-trips. The thread ticks while blocks are open (and a second after, so that back-to-back blocks need no
+    wake-up), then sleeps until the next one; a forked child starts its own.
+    """
+
+    _TICK = 0.05  # how often a fired deadline is re-sent, and the precision of a deadline
+    _LINGER = 1.0  # seconds the thread keeps ticking after the last block closed
+
+    def __init__(self) -> None:
+        self._reset()
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._open: dict[int, list[Any]] = {}  # id -> [thread id, deadline, fired]
+        self._thread: threading.Thread | None = None
+        self._sleeping = False
+        self._ids = itertools.count()
+
+    def watch(self, thread_id: int, until: float) -> int:
+        """Open a block of thread `thread_id` that must end by `until` (monotonic time); returns its id."""
+        with self._cond:
+            entry = next(self._ids)
+            self._open[entry] = [thread_id, until, False]
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="rlvr-math-deadline", daemon=True)
+                self._thread.start()
+            elif self._sleeping:
+                self._cond.notify()
+        return entry
+
+    def release(self, entry: int) -> None:
+        """Close block `entry`: its deadline can no longer fire (one sent and not yet delivered is cleared)."""
+        with self._cond:
+            thread_id, _, fired = self._open.pop(entry)
+            if fired:
+                _set_async_exc(thread_id, None)
+
+    def _run(self) -> None:
+        idle_since: float | None = None
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                for block in self._open.values():
+                    if block[1] <= now:  # past its deadline: (re-)send until the block is closed
+                        block[2] = True
+                        _set_async_exc(block[0], HardDeadline)
+                if self._open:
+                    idle_since = None
+                elif idle_since is None:
+                    idle_since = now
+                self._sleeping = idle_since is not None and now - idle_since > self._LINGER
+                self._cond.wait(None if self._sleeping else self._TICK)
+
+
+_watchdog = _Watchdog()
 
 
 def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:

@@ -4,9 +4,11 @@ How the hard timeout works when `verify` is called directly (not through a `Veri
 
 1. The *fast stage* runs in the calling process: extraction, normalisation, parsing and the bounded
    evaluators of `evaluate.py` (exact rationals with size limits, high-precision numerics with magnitude
-   limits). Its cost is bounded by construction, so it needs no deadline, and it decides most answers
-   (every number, fraction, decimal, rational function, and every refutation) in microseconds. Values too
-   large for the bounds (`10^{10^{10}}`, power towers) are decided structurally or answered `timeout` here.
+   limits). It decides most answers (every number, fraction, decimal, rational function, and every
+   refutation) in microseconds, under a deadline of `fast_timeout_s`: its loops check the clock, and the
+   same hard deadline as in 3. stops any pass that does not (a quadratic scan of a huge reply is `timeout`,
+   not a hang). Values too large for the bounds (`10^{10^{10}}`, power towers) are decided structurally or
+   answered `timeout` here.
 2. Whatever needs sympy (a proof that two different-looking closed forms are equal) is sent, as the whole
    pair, to a shared `VerifierPool` of worker processes that this verifier starts lazily. The pool
    SIGKILLs a worker that passes `timeout_s` and answers `timeout`; the next call gets a fresh worker.
@@ -158,11 +160,7 @@ class MathVerifier(Verifier):
         budget = self.config.timeout_s
         self.warmup()  # imports outside the deadline: an import cut short leaves a half-initialised module
         try:
-            # sympy never calls check(): a hard deadline interrupts it, in whatever process or thread we are
-            with interrupting(budget + 0.05):
-                verdict = self._check(completion, reference, self._full_opts)
-        except HardDeadline:
-            return Verdict.fail(Reason.TIMEOUT, error=f"the sympy stage passed its {budget:g} s deadline")
+            verdict = self._check(completion, reference, self._full_opts)
         except RecursionError:
             return Verdict.fail(Reason.WRONG, error="expression nested too deeply")
         except Exception as exc:
@@ -197,19 +195,25 @@ class MathVerifier(Verifier):
     def _check(self, completion: str, reference: Any, opts: cmp.CompareOptions) -> Verdict | None:
         """The verdict, or None when only the sympy stage can decide; `timeout` past the stage's deadline."""
         budget = self.config.fast_timeout_s if not opts.allow_sympy else self.config.timeout_s
+        stage = "sympy" if opts.allow_sympy else "in-process"
         try:
-            with within(budget), recursion_room():
+            # the loops call check(); sympy and any loop that does not are stopped by the hard deadline, which
+            # is innermost so that it is cleared before the other blocks restore their state
+            with within(budget), recursion_room(), interrupting(budget + _HARD_GRACE_S):
                 return self._decide(completion, reference, opts)
-        except DeadlineExceeded:
-            return Verdict.fail(
-                Reason.TIMEOUT, error=f"the in-process stage passed its {budget:g} s deadline"
-            )
+        except (DeadlineExceeded, HardDeadline):
+            return Verdict.fail(Reason.TIMEOUT, error=f"the {stage} stage passed its {budget:g} s deadline")
 
     def _decide(self, completion: str, reference: Any, opts: cmp.CompareOptions) -> Verdict | None:
         gold = self._gold(reference) if isinstance(reference, str) else self._parse_gold(reference)
         if gold.answer is None:
             return Verdict.fail(Reason.UNPARSABLE_GOLD, gold=str(reference)[:200], error=gold.error)
         return decide(completion, gold, self.config, opts)
+
+
+#: How long past a stage's cooperative deadline its hard deadline interrupts it (the cooperative one reports
+#: where it stopped; the hard one catches code that never checks the clock)
+_HARD_GRACE_S = 0.05
 
 
 def _in_worker() -> bool:
