@@ -157,7 +157,6 @@ class MathVerifier(Verifier):
         return [v for v in results if v is not None]
 
     def _check_full(self, completion: str, reference: Any) -> Verdict:
-        budget = self.config.timeout_s
         self.warmup()  # imports outside the deadline: an import cut short leaves a half-initialised module
         try:
             verdict = self._check(completion, reference, self._full_opts)
