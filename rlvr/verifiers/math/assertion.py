@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.boxes import outer_boxes
+from rlvr.verifiers.math.languages import WITHOUT_WOULD
 from rlvr.verifiers.math.withdrawal import (
     declared_unfinished,
     different_values,
@@ -83,7 +84,9 @@ _HYPOTHETICAL_RE = re.compile(
 # a condition that opens the sentence, and a modal consequent after it: the value is what would hold, not what does
 _CONDITION_RE = re.compile(
     r"(?:(?:so|and|now|but|ok(?:ay)?|well)\s*,?\s+)?(?:if|even\s+if|suppose|supposing|assume|assuming|provided"
-    r"|were|had|what\s+if|in\s+case|without(?!\s+loss)|absent|ignoring|but\s+for|if\s+not\s+for)\b",
+    r"|were|had|what\s+if|in\s+case|without(?!\s+loss)|absent|ignoring|but\s+for|if\s+not\s+for"
+    # another instance than the problem's (`For an eight-sided die, the probability would be \\boxed{1/8}`)
+    r"|for\s+an?\s+(?=[^,.\n]{1,40},))\b",
     re.IGNORECASE,
 )
 _WOULD_RE = re.compile(r"\bwould(?:'ve|\s+have)?\b|'d\s+(?:be|get|have)\b", re.IGNORECASE)
@@ -348,7 +351,8 @@ _FOREIGN_COUNTERFACTUAL_RE = re.compile(
     r"|(?:sin|sans)\b.*\b(?:ser\u00eda|habr\u00eda|serait|aurait)|ohne\b.*\b(?:w\u00e4re|w\u00fcrde|h\u00e4tte)"
     r"|senza\b.*\b(?:sarebbe|avrebbe)|sem\b.*\b(?:seria|teria)\b|\u0431\u0435\u0437\b.*\b\u0431\u044b\b"
     r"|(?:\u4e0d\u8003\u8651|\u6ca1\u6709|\u5982\u679c|\u5047\u5982|\u82e5).{0,60}\u7684\u8bdd"
-    r"|.{0,80}?(?:\u304c|\u3082)?\u306a\u3051\u308c\u3070|.{0,80}?(?:\uc5c6|\uc54a\ub294|\uc544\ub2c8)\ub2e4\uba74",
+    r"|.{0,80}?(?:\u304c|\u3082)?\u306a\u3051\u308c\u3070|.{0,80}?(?:\uc5c6|\uc54a\ub294|\uc544\ub2c8)\ub2e4\uba74"
+    r"|" + WITHOUT_WOULD,  # (`Zonder ... zou`, `Bez ... byłaby`: the languages of `languages.py`)
     re.IGNORECASE,
 )
 

@@ -45,13 +45,28 @@ _SUMMARY_RE = re.compile(
 _BOLD_VALUE_RE = re.compile(r"\*\*\$?(-?\d+(?:\.\d+)?)(?![\d.])")
 
 
+# a one-line summary after the answer (`**TL;DR:** the area is 56.`, `Short answer: 56`): its numbers restate it
+_TLDR_RE = re.compile(
+    r"^[ \t>*_#]*(?:tl;?\s?dr|in\s+short|bottom\s+line|short\s+answer)\b[ \t*_]*[:\-\u2014]?([^\n]*)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_NUMBER_RE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
+
+
 def _summary_disagrees(rest: str, box: str) -> bool:
-    """Whether a summary section after the box states bold values and never the box's value."""
+    """Whether a summary section after the box states bold values and never the box's value, or a one-line
+    summary (`**TL;DR:** ...`) states numbers and never the box's value."""
     summary = _SUMMARY_RE.search(rest)
     values = [m.group(1) for m in _BOLD_VALUE_RE.finditer(summary.group(1))] if summary else []
-    stated = [m.group() for m in re.finditer(r"(?<![\d.])\d+(?:\.\d+)?", summary.group(1))] if summary else []
+    stated = [m.group() for m in _NUMBER_RE.finditer(summary.group(1))] if summary else []
     # (the box's value stated anywhere in the summary agrees with it, bold or not)
-    return bool(values) and not any(same_value(v, box) for v in values + stated)
+    if values and not any(same_value(v, box) for v in values + stated):
+        return True
+    for line in _TLDR_RE.finditer(rest):
+        numbers = _NUMBER_RE.findall(line.group(1))
+        if numbers and not any(same_value(v, box) for v in numbers):
+            return True  # `\\boxed{54}` then `**TL;DR:** the rectangle's area is 56.`: two answers
+    return False
 
 
 def _after_last_box(text: str) -> Extraction | None:
@@ -118,6 +133,14 @@ _SENTENCE_START_RE = re.compile(r"[.!?\n]")
 _APPROXIMATOR_RE = re.compile(r"\b(?:" + "|".join(APPROXIMATORS) + r")\b", re.IGNORECASE)
 
 
+# an answer label called not final, on the box's line (`Final answer (provisional): \\boxed{24}`, `Tentative answer:`)
+_NOT_FINAL_LABEL_RE = re.compile(
+    r"(?:\b(?:answer|result)\b[^\n]{0,12}?\(?\s*|\b)(?:tentative|provisional|preliminary|draft|unverified)\b"
+    r"(?:\s+(?:final\s+)?answer)?[^\n\w]{0,12}$",
+    re.IGNORECASE,
+)
+
+
 def _qualified_box(text: str) -> str | None:
     """The last box's value with the words that make it a bound or a denial, if they stand right around it
     (`the answer is at least \\boxed{12}`, `not \\boxed{12}`, `\\boxed{12} (upper bound)`): such a value is
@@ -125,7 +148,7 @@ def _qualified_box(text: str) -> str | None:
     start, end, content = outer_boxes(text)[-1]
     before = text[max(0, start - 40) : start]
     before = before[max((m.end() for m in _CLAUSE_START_RE.finditer(before)), default=0) :]
-    lead = _BEFORE_BOX_RE.search(before)
+    lead = _BEFORE_BOX_RE.search(before) or _NOT_FINAL_LABEL_RE.search(text, max(0, start - 60), start)
     trail = _AFTER_BOX_RE.match(text[end : end + 60])
     words = lead.group() if lead is not None else trail.group() if trail is not None else ""
     if not words or (_APPROXIMATOR_RE.search(words) and re.search(r"\d\.\d", content or "")):

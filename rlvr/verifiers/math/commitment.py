@@ -34,6 +34,7 @@ from rlvr.verifiers.math.vocab import (
     SECTION_TITLES,
     UNCERTAINTY_PHRASES,
 )
+from rlvr.verifiers.math.withdrawal import FAILURE_MARKS
 
 _CHECK_CUE_RE = re.compile(r"\b(?:" + "|".join(CHECK_CUES) + r")\b", re.IGNORECASE)
 _EXAMPLE_CUE_RE = re.compile(r"\b(?:" + "|".join(EXAMPLE_CUES) + r")(?!\w)", re.IGNORECASE)
@@ -191,7 +192,7 @@ _CHECK_MARK_RE = re.compile(
     r"[\u2713\u2714\u2705\u2611]\ufe0f?[\s*_]*\Z"
 )  # `✔️`: an emoji selector may follow
 # what a passed check never holds: a failed mark, a box, a revision or error word (`Check: 3 + 5 = 8 ✗, wait`)
-_NOT_PASSED_RE = re.compile(r"[\u2717\u2718\u274c]|\\(?:boxed|fbox)\b|\banswer\b", re.IGNORECASE)
+_NOT_PASSED_RE = re.compile(f"[{FAILURE_MARKS}]" + r"|\\(?:boxed|fbox)\b|\banswer\b", re.IGNORECASE)
 
 
 def check_line(line: str, labelled_only: bool = False) -> bool:

@@ -86,6 +86,7 @@ from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
 from rlvr.verifiers.math.vocab import (
     COPULAS,
     NUMBER_WORDS,
+    SCALES,
     SUBORDINATORS,
 )
 
@@ -96,6 +97,12 @@ _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
 _UNIT_SUFFIX_RE = re.compile(r"\\%|\^\s*(?:\{\s*\\circ\s*\}|\\circ)")
 
 
+# a scale word right after a box (`\\boxed{3.2} million`), outside its formula or not (possessive: a run of
+# spaces that no scale word follows is scanned once)
+_SCALE_AFTER_BOX_RE = re.compile(
+    r"[ \t]*+\$*+[ \t]*+(?:\\text\s*+\{\s*+)?(" + "|".join(SCALES) + r")s?\b", re.IGNORECASE
+)
+_PLAIN_DECIMAL_RE = re.compile(r"-?\d+(?:\.\d+)?")
 # a base subscript glued to a box from outside: `\\boxed{11}_2`, `\\boxed{3}_{10}`
 _GLUED_BASE_RE = re.compile(r"[ \t]*+_\s*\{?\s*(\d+)\s*\}?")
 
@@ -291,6 +298,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                             None  # `\\boxed{3}_5`: a glued subscript other than 10 may index, not name a base
                         )
                     return Extraction(f"{boxed}_{{{digits}}}", "boxed")
+                scale = _SCALE_AFTER_BOX_RE.match(after_end) if _PLAIN_DECIMAL_RE.fullmatch(boxed) else None
+                if scale is not None:  # `\\boxed{3.2} million`: the box and its scale word state 3,200,000
+                    return Extraction(f"{boxed} {scale.group(1).lower()}", "boxed")
                 suffix = _BOX_SUFFIX_RE.match(after_end) if boxed else None
                 if suffix is not None and not _UNIT_SUFFIX_RE.fullmatch(suffix.group(1)):
                     return (

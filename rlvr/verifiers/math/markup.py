@@ -35,6 +35,7 @@ from collections.abc import Callable
 
 from rlvr.verifiers.math.atoms import _is_prose
 from rlvr.verifiers.math.boxes import _brace_pairs, outer_boxes
+from rlvr.verifiers.math.withdrawal import withdraws
 
 # (a struck-out part never crosses a blank line: `~~` or `<s>` left open strikes out no paragraph after it)
 _STRUCK_RE = re.compile(
@@ -193,8 +194,20 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     text = _quoted_statements_removed(text, commits)
     if ">" not in text and "[^" not in text:
         return text
+    text = _FOOTNOTE_RE.sub(_withdrawing_note_inline, text)
     rest = _ASIDE_MARKUP_RE.sub(" ", text)
     return rest if rest != text and commits(rest) else text
+
+
+_FOOTNOTE_RE = re.compile(r"^[ \t]*\[\^[^\]\n]+\]:[ \t]*([^\n]*)", re.M)
+_NOTE_SENTENCE_RE = re.compile(r"[^.!?\n]*[.!?]?")
+
+
+def _withdrawing_note_inline(m: re.Match[str]) -> str:
+    """A footnote whose first sentence withdraws (`[^1]: This is wrong — ...`) as plain text: a note that
+    disowns the answer it marks is the reply's own word on it, not an aside."""
+    first = _NOTE_SENTENCE_RE.match(m.group(1))
+    return m.group(1) if first is not None and withdraws(first.group()) else m.group()
 
 
 _DOLLAR_RE = re.compile(r"(?<!\\)\$\$|(?<!\\)\$")
@@ -291,7 +304,7 @@ _INVISIBLE = (
 # its group or formula
 _INVISIBLE_GROUP_RE = re.compile(r"\\textcolor\s*" + _INVISIBLE + r"\s*(?=\{)|\\[hv]?phantom\s*(?=\{)")
 _INVISIBLE_SWITCH_RE = re.compile(r"\\color\s*" + _INVISIBLE)
-# an HTML element not rendered (`<template>`, `<script>`, `<style>`, `<noscript>`) or styled invisible: the
+# an HTML element not rendered (`<template>`, `<script>`, `<style>`, `<noscript>`), marked withdrawn, or styled invisible: the
 # `hidden` attribute, `display:none`, `visibility:hidden`, zero opacity or size, white or transparent ink
 # (`aria-hidden` only hides from screen readers: it is shown; `hidden` hides whatever its value, and is an
 # attribute only before the tag's end or another attribute: `x<y the hidden term is> 0` is no tag)
@@ -303,7 +316,10 @@ _HIDDEN_OPEN_RE = re.compile(
     r"<(template|script|style|noscript)\b[^<>]*>"
     r"|<([a-zA-Z][\w-]*)(?=[^<>]*?(?:\s(?<!-)hidden(?:\s*=\s*[\"']?[\w-]*[\"']?)?(?=\s*/?>|\s+[\w-]+\s*=)"
     r"|\sstyle\s*=\s*[\"'][^\"'<>]*?(?:" + _HIDDEN_STYLE + r")"
-    r"|\scolor\s*=\s*[\"']?(?:white|transparent|\#fff(?:fff)?\b)))[^<>]*>",
+    r"|\scolor\s*=\s*[\"']?(?:white|transparent|\#fff(?:fff)?\b)"
+    # (or marked as no longer meant: `<answer status="retracted">`, `class="draft"`: what it holds is withdrawn)
+    r"|\s(?:status|state|class|data-[\w-]+)\s*=\s*[\"']?[^\"'<>]*?\b(?:retracted|withdrawn|rejected|deleted|draft"
+    r"|obsolete|superseded|wrong|incorrect)\b))[^<>]*>",
     re.IGNORECASE,
 )
 # a tag's attributes are not shown (`<a title="\\boxed{15}">`): only its name is kept

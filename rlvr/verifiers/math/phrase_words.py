@@ -3,6 +3,8 @@ conclusion openers, qualifiers and the local or/and. `phrases.py` reads them all
 
 from __future__ import annotations
 
+from rlvr.verifiers.math.languages import MAYBE
+
 # ---- Answer phrases in every language the replies are written in: `phrases._PHRASE_RE` reads them all, so
 # every rule that reads an answer phrase (contested answers, revisions, quoted asides) reads these too.
 #: Sentences that state the answer ("the answer is 12", "la réponse est 12", "答案是 12"); English is the
@@ -40,6 +42,10 @@ ANSWER_LABELS = (
     "အဖြေ", "ចម្លើយ", "ຄຳຕອບ", "መልስ", "መልሲ", "ځواب", "جاۋاب",  # my km lo am ti ps ug
     "respondo", "responsum", r"tweġiba", "tubag", "amsa", r"ìdáhùn", "impendulo", "jawaab", "valiny",  # eo la mt ceb ha yo zu so mg
     "freagairt", "bersiv", "wangsulan", r"azịza",  # gd ku jv ig
+    # inflected forms and more languages: kk `Жауабы`, tt ba, ta te, lb fy yi mi qu, African GSM8K languages (om st
+    # rw sn ee ln wo tw lg), ht
+    "жауабы", "җавап", "яуап", "பதில்", "జవాబు", "äntwert", "antwurd", "ענטפער", "whakautu", "kutichiy", "deebii",
+    "karabo", "igisubizo", "mhinduro", r"ŋuɖoɖo", "eyano", "tontu", "mmuae", r"okuddamu", "repons",
     # a result called final is the answer (a bare `Result:` labels a step as often: `RESULT_LABELS`)
     r"final\s+result", r"risultato\s+finale", r"r[ée]sultat\s+final", r"resultado\s+final", "endergebnis", "final",
 )  # fmt: skip
@@ -128,4 +134,5 @@ FOREIGN_HEDGES = (
     r"pourrait\s+aussi", r"quizás?", r"tal\s+vez", r"podría\s+ser", "forse", r"potrebbe\s+essere", "talvez",
     "возможно", r"может\s+быть", r"być\s+może", "belki", "mungkin", "talán", "ehkä", r"možná", r"poate\s+fi",
     r"かもしれ\w*", r"수도\s+있\w*",
+    MAYBE,  # (and `maybe` in the languages of `languages.py`)
 )  # fmt: skip

@@ -8,10 +8,12 @@ import re
 
 # a chat template's turn marker, in every family's spelling: ChatML and Qwen (`<|im_end|>`), Llama 3 (`<|eot_id|>`,
 # `<|start_header_id|>`), Phi-3 (`<|end|>`, `<|user|>`), Gemma (`<end_of_turn>`, `<start_of_turn>`, with or without
-# bars), Mistral and Llama 2 (`</s>`, `[INST]`)
+# bars), Mistral and Llama 2 (`</s>`, `[INST]`), Llama 3's `<|end_of_text|>`, Command R (`<|END_OF_TURN_TOKEN|>`),
+# and every DeepSeek token (`<｜end▁of▁sentence｜>`, `<｜User｜>`: full-width bars)
 _TURN_TOKEN = (
-    r"<\|(?:im_start|im_end|endoftext|eot_id|eom_id|end_of_turn|start_of_turn|start_header_id|end_header_id|end"
-    r"|user|system|assistant)\|>|<(?:end_of_turn|start_of_turn)>"
+    r"<\|(?:im_start|im_end|endoftext|end_of_text|eot_id|eom_id|end_of_turn|start_of_turn|start_header_id"
+    r"|end_header_id|end|user|system|assistant|END_OF_TURN_TOKEN|START_OF_TURN_TOKEN|USER_TOKEN|CHATBOT_TOKEN"
+    r"|SYSTEM_TOKEN)\|>|<(?:end_of_turn|start_of_turn)>|<\uff5c[^<>\n\uff5c]{1,40}\uff5c>"
 )
 # the model went on to a new chat turn: nothing after it answers this one
 _NEXT_TURN_RE = re.compile(
@@ -43,11 +45,8 @@ def tagged_reply(text: str) -> str:
     ends = list(_THINK_END_RE.finditer(text))
     if ends and text[ends[-1].end() :].strip():
         text = text[ends[-1].end() :]
-    tags = list(_ANSWER_TAG_RE.finditer(text))
-    if tags:
-        last = tags[-1]
-        text = text[: last.start()] + "\\boxed{" + last.group(2).strip() + "}" + text[last.end() :]
-    return text
+    # every tag is a box: two tags with different values are two answers (`<answer>24</answer><answer>25</answer>`)
+    return _ANSWER_TAG_RE.sub(lambda m: "\\boxed{" + m.group(2).strip() + "}", text)
 
 
 def reply_opened(text: str) -> str:

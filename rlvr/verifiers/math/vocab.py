@@ -374,6 +374,12 @@ HEDGE_MARKERS = (
     r"a\s+case\s+(?:can|could)\s+be\s+made",
     r"(?:split|torn)\s+(?:\w+\s+)?between",
     "arguabl[ey]",
+    # a value ranked beside the answer (`but 25 is equally likely`, `runner-up: 25`, `my fallback would be 4`)
+    r"equally\s+(?:likely|plausible|possible|valid|good)",
+    r"runner[- ]up",
+    r"second\s+(?:choice|guess|best|pick)",
+    r"fall-?back",
+    r"backup(?:\s+answer)?",
     *FOREIGN_HEDGES,
     "alternatively",
     "alternative",
@@ -465,6 +471,9 @@ QUALIFIERS_AFTER_BOX = (
     r"(?:a\s+)?placeholder",
     r"to\s+be\s+(?:checked|confirmed|verified|determined|revised)",
     r"pending(?:\s+\w+)?",
+    # a value whose sign is left open (`\\boxed{24} (up to sign)`): it and its negative
+    r"up\s+to\s+(?:a\s+|the\s+)?sign",
+    r"(?:or|and)\s+its\s+negative",
 )
 #: Whose answer a phrase states when it is not the reply's own ("the expected answer is 7", "Reference answer:").
 ATTRIBUTIONS = (

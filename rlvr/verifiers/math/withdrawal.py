@@ -28,6 +28,7 @@ import functools
 import re
 from fractions import Fraction
 
+from rlvr.verifiers.math.languages import WRONG
 from rlvr.verifiers.math.polarity import ANSWER, CUE_WORDS, judges_wrong, other_language_wrong, wordset
 
 # any value: a box, a math span, a digit
@@ -46,10 +47,10 @@ _INTERJECTIONS = (
     r"|\u0635\u0628\u0631\s+\u06a9\u0646(?:\u06cc\u062f)?"
     r"|\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u55ef|\u54e6|\u5509|\u5f85\u3063\u3066|\u3044\u3084|\u3042\u308c"  # 等等 等一下 嗯 哦 唉 待って いや あれ
 )
-_LEAD_MARKS = (
-    r"[\s\-\u2013\u2014(\[*_<\u2190\u2717\u2718\u274c\u26a0\ufe0f\U0001f6ab\U0001f645]*"  # ✗ ✘ ❌ ⚠ 🚫 🙅
-)
-_CROSS_RE = re.compile("[\u2717\u2718\u274c]")
+_LEAD_MARKS = r"[\s\-\u2013\u2014(\[*_<\u2190\u2717\u2718\u274c\u274e\u2716\u26d4\u26a0\ufe0f\U0001f6ab\U0001f645\U0001f44e]*"  # ✗ ✘ ❌ ❎ ✖ ⛔ ⚠ 🚫 🙅 👎
+#: the marks of a failed check or a rejection: after an answer, one withdraws it (`\\boxed{17} 👎`, `✖️ (fails)`)
+FAILURE_MARKS = "\u2717\u2718\u274c\u274e\u2716\u26d4\U0001f6ab\U0001f44e"
+_CROSS_RE = re.compile(f"[{FAILURE_MARKS}]")
 _LEAD_RE = re.compile(
     _LEAD_MARKS + r"(?:(?:" + _INTERJECTIONS + r")\b[\s,.!:\-\u2013\u2014\uff0c\u3001\uff1a]*)*",
     re.IGNORECASE,
@@ -59,7 +60,8 @@ _LEAD_RE = re.compile(
 _ALONE = (
     r"no|nope|nah|not|wrong(?:\s+answer)?|incorrect|invalid|false|oops|whoops|jk|(?:just\s+)?(?:kidding|joking)"
     r"|psych|never\s*mind|retracted|not\s+(?:really|quite|so)|april\s+fools|no\s+wait|wait\s+no|not\s+at\s+all"
-    r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?|or\s+not|/s|[\u2717\u2718\u274c]+|not\s+(?:it|that)"
+    r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?|or\s+not|/s|[\u2717\u2718\u274c\u274e\u2716\u26d4\U0001f6ab\U0001f44e]+"
+    r"|not\s+(?:it|that)"
     r"|definitely\s+not|of\s+course\s+not|certainly\s+not|that'?s\s+not\s+it|not\s+so\s+fast"
     r"|(?:an?\s+)?(?:mistake|typo|error|blunder|slip)"
     r"|non|nein|\u043d\u0435\u0442|n\u00e3o|\u3044\u3044\u3048|\u4e0d|\uc544\ub2c8"  # нет いいえ 不 아니
@@ -113,7 +115,7 @@ _DISBELIEVED = (
     r"(?:i|we)\s+(?:(?:do\s+not|don't|no\s+longer)\s+(?:think|believe)|doubt)\s+(?:that\s+)?"
     r"(?:this|that|it)(?:'s|\s+is|\s+was)\s+(?:right|correct|true|valid|it|the\s+answer)\b"
     r"|(?:i|we)\s+(?:do\s+not|don't|can't|cannot|no\s+longer)\s+(?:stand\s+by|vouch\s+for|trust|endorse|believe\s+in)"
-    r"\s+(?:this|that|it|the\s+above|my\s+\w+)\b"
+    r"\s+(?:this|that|it|the\s+above|my\s+\w+)\b|(?:i|we)\s+(?:(?:strongly|respectfully)\s+)?disagree\b"
 )
 _RETRACTED = (
     r"(?:(?:i|we)\s+)?(?:scratch|ignore|disregard|forget|strike|cancel|delete|undo|retract|withdraw|discard)"
@@ -121,6 +123,7 @@ _RETRACTED = (
     r"\s+(?:\w+\s+){0,2}?(?:answer|result|value|line|step|part|box|computation|calculation|reasoning|solution"
     r"|work|attempt)|what\s+(?:i|we)\s+(?:just\s+)?(?:said|wrote|did)))?[\s.!?)\]}*_\u3002\uff01]*$"
     r"|(?:i|we)\s+take\s+(?:that|it|this|it\s+all)\s+back\b"
+    r"|(?:please\s+)?(?:do\s+not|don't)\s+(?:use|trust|submit|rely\s+on|accept)\s+(?:this|that|the\s+above|it|my)\b"
 )
 _ADMITTED = (
     r"(?:i|we)(?:'ve|\s+have)\s+(?:got|made)\s+an?\s+(?:\w+\s+)?(?:mistake|error|slip|blunder)\b|"
@@ -170,6 +173,7 @@ _OTHER_WORDS = (
     r"|\u043d\u0435\s+\u0441\u0445\u043e\u0434\u0438\u0442\u0441\u044f"
     r"|st\u00e4mmer\s+inte|stemmer\s+ikke|is\s+niet\s+(?:juist|goed)|non\s+\u00e8\s+(?:corrett|giust)"
     r"|stimmt\s+(?:so\s+|hier\s+|leider\s+|doch\s+)?nicht|ignorier|\u05dc\u05d0\s+\u05e0\u05db\u05d5\u05df|\bmali\b"
+    r"|" + WRONG  # (and the words of error of `languages.py`)
 )
 _OTHER_RE = re.compile(
     r"(?<!\u043d\u0435\s)(?<!\u043d\u0435)(?<!pas\s)(?<!nicht\s)(?<!no\s)(?<!\u4e0d)(?<!\u6ca1)(?<!\u6ca1\u6709)"
@@ -220,7 +224,7 @@ _CUE_WORDS = (
     enganei erro sbagliato sbagliata errore hata sai fout onjuist klopt pas nicht niet salah keliru fel feil
     forkert misstag vergist rekenfout virhe rossz spletl chybne omyl sbagliat sbagliato kosea kosa vergessen nie nee
     nej nei ei nem ne nu tidak bukan hapana bekle khoan tunggu sebentar chwila czekaj zaraz wacht vent hetkinen
-    odota stai subiri ngoja teka mali ignorieren stemmer"""
+    odota stai subiri ngoja teka mali ignorieren stemmer disagree"""
     )
     | CUE_WORDS
 )
@@ -234,9 +238,12 @@ def _may_withdraw(sentence: str) -> bool:
     if not sentence.isascii():
         return True
     lowered = sentence.lower()
-    return bool(_CUE_PARTS_RE.search(lowered)) or not _CUE_WORDS.isdisjoint(re.findall(r"[a-z]+", lowered))
+    if _CUE_PARTS_RE.search(lowered) or not _CUE_WORDS.isdisjoint(re.findall(r"[a-z]+", lowered)):
+        return True
+    return _WRONG_RE.search(lowered) is not None  # (ASCII-written languages: `anghywir`, `ez da zuzena`)
 
 
+_WRONG_RE = re.compile(WRONG, re.IGNORECASE)
 _DISMAY_RE = re.compile(r"\W*(?:oh\s+no|uh-?oh|oh\s+dear)\b", re.IGNORECASE)
 
 
@@ -365,6 +372,22 @@ _MISMATCH_RE = re.compile(
 
 
 _ANSWER_JUDGED_RE = re.compile(_ANSWER_NAMED + _JUDGEMENT, re.IGNORECASE)
+# the answer disowned by a status, a grade or a confidence of nothing (`**Status:** retracted`, `[VERIFY] wrong`,
+# `Confidence: 0%`), by a failure mark that opens the sentence (`✖️ (fails the $n=3$ check)`), or said to count
+# another quantity (`Hmm, that counts the edges, not the vertices`): withdrawn, whatever values the sentence names
+_DISOWNED_RE = re.compile(
+    r"\b(?:status|verdict|self[- ]?(?:evaluation|assessment|check)|evaluation|assessment|grade|judgement|judgment)"
+    r"\W{0,8}(?:\[\w+\]\W*)?(?:retracted|withdrawn|wrong|incorrect|invalid|failed|rejected|unverified|false)\b"
+    r"|\[verify\]\W*(?:wrong|incorrect|false)\b"
+    r"|\bconfiden(?:ce|t)\b[^.\n]{0,40}?(?<![\d.])0(?:\.0+)?\s*%|(?<![\d.])0(?:\.0+)?\s*%\s+confiden|\bno\s+confidence\b"
+    r"|^[\s*_(>]*[" + FAILURE_MARKS + r"]"
+    # (after a word of dismay, or naming the other quantity as the one asked: `This gives the area, not the
+    # perimeter, as asked` keeps its answer)
+    r"|^\W*(?:(?:hmm+|wait|oh|oops|whoops|but|ah|uh-?oh|argh)\W+)+(?:that|this|it)\s+(?:only\s+)?(?:counts|gives"
+    r"|computes|finds|measures|is|was)\s+(?:the\s+)?[\w -]{1,40}?,?\s+(?:not|rather\s+than|instead\s+of)\s+the\s+\w+"
+    r"|\bnot\s+the\s+[\w -]{1,40}?\s+(?:that\s+|which\s+)?the\s+(?:question|problem|task)\s+(?:asks|asked|wants|is\s+asking)",
+    re.IGNORECASE,
+)
 # the answer refuted by a bound the sentence names: compared with it and called impossible (or far off), or an
 # error admitted because of it (`that's way bigger than the number of subsets, 64`, `这超过了总人数 60，不可能`,
 # `the probability can't exceed $\frac14$, so I've got a sign error somewhere`)
@@ -390,6 +413,8 @@ def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None
         if not sentence:
             continue
         if (_MISMATCH_RE.search(sentence) or _ANSWER_JUDGED_RE.search(sentence)) and ANSWER not in sentence:
+            return m.end()
+        if _DISOWNED_RE.search(sentence):
             return m.end()
         if _REFUTED_BY_BOUND_RE.search(sentence):
             return m.end()  # `Hmm, that's bigger than 1, which a probability can't be.`: refuted by a bound

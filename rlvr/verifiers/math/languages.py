@@ -1,0 +1,99 @@
+"""Closed word lists of many languages for rules written first in English: a word of error (`wrong`), `maybe`,
+and `without ... would` (a counterfactual). One list per concept, read by `polarity.py`, `withdrawal.py`,
+`phrase_words.py` and `assertion.py`, so that a language added here counts in every rule that reads the concept.
+
+Words of scripts written with spaces are whole words (a letter may not touch either end: `vale` never matches
+`valeur`); words of scripts written without spaces (zh ja ko th lo km my) are read inside a run of letters.
+A word here that is also a common word of another language is written in a phrase that fixes it (Estonian
+`on vale`, not `vale`, which is Spanish `okay`).
+"""
+
+from __future__ import annotations
+
+#: `wrong`, `incorrect`, `error`, `mistake` in the languages of Europe, Central and South Asia, Africa and the
+#: Pacific (the languages of `polarity._OTHER_STEMS` and `withdrawal._OTHER_WORDS` are there already).
+WRONG_WORDS_SPACED = (
+    # South Slavic, in both scripts: sr hr bs sl mk bg
+    "pogrešn[oaiu]", "pogrešan", "pogreška", "greška", "greške", "netačn[oa]", "netočn[oa]", "napačn[oa]",
+    "narobe", "napaka", "погрешн[оаи]", "погрешан", "грешка", "нетачн[оа]", "грешн[оаи]", "невярн[оа]",
+    "неправилн[оа]",
+    # East Slavic and Baltic not yet read: uk be lt lv
+    "хибн[оаи]", "памылк[аі]", "няправільн[аы]", "neteising[ai]", "klaid[ao]", "nepareiz[ias]", "kļūd[aīu]",
+    # Turkic, Mongolic, Caucasus: kk ky uz tt ba az tk mn ka hy
+    "қате", "дұрыс\\s+емес", "ката", "туура\\s+эмес", "xato", "noto['ʻ‘’]g['ʻ‘’]ri", "хато", "яңлыш",
+    "дөрес\\s+түгел", "səhv", "düzgün\\s+deyil", "ýalňyş", "nädogry", "буруу", "алдаа", "არასწორ\\w*",
+    "შეცდომ\\w*", "սխալ\\w*",
+    # Finnic, Celtic, Basque, Romance and Germanic not yet read: et fi cy ga gd br eu ca gl ro is af
+    "on\\s+vale", "vigane", "virheellinen", "anghywir", "camgymeriad", "mícheart", "earráid", "ceàrr",
+    "mearachd", "fazi", "okerra", "oker", "ez\\s+da\\s+zuzena", "akatsa", "incorrecte", "erroni", "equivocat",
+    "erróneo", "errónea", "equivocad[oa]", "incorect[ăa]?", "rangt", "röng", "verkeerd", "sbagliat[oaie]",
+    "errat[oaie]", "erroné", "erronée", "fehlerhaft", "helytelen", "téves", "nesprávn[eéáý]", "niepoprawn\\w*",
+    "felaktig", "feilaktig", "inkorrekt", "galt", "gabim\\w*", "pasaktë", "żbaljat[aie]?", "ħażin", "żball",
+    "malĝust[aeo]", "eraro",
+    # Indic and Iranian not yet read, Semitic, Ethiopic: ur pa gu mr ta te kn ml si ne fa ar he am
+    "غلط", "نادرست", "ਗਲਤ", "ਗ਼ਲਤ", "ખોટ\\w*", "ભૂલ", "चूक", "चुकीच\\w*", "त्रुटि", "தவறு", "తప్పు", "ತಪ್ಪು",
+    "തെറ്റ്\\w*", "වැරදි", "ስህተት",
+    # Africa and the Pacific: sw ha yo ig zu xh so tl ms id mi haw
+    "si\\s+sahihi", "kuskure", "ba\\s+daidai\\s+ba", "aṣiṣe", "njehie", "akulungile", "iphutha", "impazamo",
+    "khalad", "qalad", "maling", "tidak\\s+betul", "silap",
+)  # fmt: skip
+WRONG_WORDS_GLUED = (
+    # Chinese in traditional characters and Cantonese: 錯 不對 有誤 唔啱 計錯 搞錯
+    "錯", "不對", "有誤", "唔啱", "計錯", "搞錯",
+    # Thai, Lao, Khmer, Burmese, Korean: ผิด ຜິດ ខុស မှား 오류 (Thai `ผิด` and Korean `틀렸` are read elsewhere)
+    "ຜິດ", "ខុស", "မှား", "오류",
+)  # fmt: skip
+
+#: `maybe`, `perhaps` and `or maybe` in the languages `phrase_words.FOREIGN_HEDGES` does not hold: a clause with
+#: one offers its values as possibilities.
+MAYBE_WORDS_SPACED = (
+    "ربما", "لعل", "شاید", "אולי", "शायद", "হয়তো", "ஒருவேளை", "బహుశా", "ಬಹುಶಃ", "ഒരുപക്ഷേ", "có\\s+lẽ",
+    "có\\s+thể\\s+là", "labda", "ίσως", "можливо", "може\\s+би", "možda", "morda", "možno", "galbūt", "varbūt",
+    "võib-olla", "potser", "agian", "efallai", "b'fhéidir", "ndoshta", "bəlkə", "мүмкін", "balki", "siguro",
+    "baka", "miskien", "kanskje", "måske", "kannski", "forsi", "შეიძლება", "միգուցե", "գուցե",
+    "можа", "бәлкім",
+)  # fmt: skip
+MAYBE_WORDS_GLUED = (
+    "也许",
+    "或许",
+    "也許",
+    "或許",
+    "大概是",
+    "อาจจะ",
+    "หรืออาจ",
+    "อาจเป็น",
+    "たぶん",
+    "多分",
+    "おそらく",
+    "아마",
+)
+
+#: A counterfactual opened by `without` with a conditional verb after it (`Zonder de voorwaarde zou het antwoord
+#: ... zijn`, `Bez tego warunku odpowiedź byłaby ...`): (without, conditional) per language not read before:
+#: nl sv no da pl cs sk ro hu fi tr id ca el uk bg sr/hr.
+WITHOUT_CONDITIONALS = (
+    ("zonder", "(?:zou|zouden)"), ("utan", "skulle"), ("uten", "ville"), ("uden", "ville"),
+    ("bez", "(?:by|byłaby|byłby|byłoby|wynosiłaby|wynosiłby|bylo\\s+by|by\\s+bylo|bola\\s+by|by\\s+bola)"),
+    ("fără", "ar\\s+fi"), ("nélkül", "(?:lenne|volna)"), ("ilman", "(?:olisi|tulisi)"),
+    ("olmadan", "(?:olurdu|olacaktı)"), ("tanpa", "(?:akan|adalah)"), ("sense", "seria"),
+    ("χωρίς", "θα"), ("без", "(?:було\\s+б|б\\b|би\\b|щеше)"),
+)  # fmt: skip
+
+
+def spaced(words: tuple[str, ...]) -> str:
+    """A regex alternation of `words` as whole words (no letter touches either end)."""
+    return r"(?<![^\W\d_])(?:" + "|".join(words) + r")(?![^\W\d_])"
+
+
+def glued(words: tuple[str, ...]) -> str:
+    """A regex alternation of `words` of scripts written without spaces (read inside a run of letters)."""
+    return "(?:" + "|".join(words) + r")[^\W\d_]*"  # (to the end of the run: a boundary may follow)
+
+
+#: Every word of error above, as one regex fragment.
+WRONG = spaced(WRONG_WORDS_SPACED) + "|" + glued(WRONG_WORDS_GLUED)
+#: Every `maybe` above, as one regex fragment.
+MAYBE = spaced(MAYBE_WORDS_SPACED) + "|" + glued(MAYBE_WORDS_GLUED)
+#: `without ... would` of every language above, as one regex fragment (the condition and its consequent in one
+#: sentence).
+WITHOUT_WOULD = "|".join(rf"{spaced((w,))}[^.!?\n]*?{spaced((c,))}" for w, c in WITHOUT_CONDITIONALS)
