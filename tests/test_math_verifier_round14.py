@@ -111,6 +111,17 @@ _NOT_COMMITTED = [
     ),
     # a scale word after the box: the box and the word state 3,200,000
     ("So the population after 10 years is $\\boxed{3.2}$ million.", "3.2"),
+    # reported speech (ja ko), an aside's value, a summary table's answer row, a box as the subject of a property,
+    # an `expected output` line
+    ("先生は答えが25だと言っていました。", "25"),
+    ("선생님은 답이 25라고 했다.", "25"),
+    ("**✔ Sum of the roots: 5**\n\n- Product of the roots, for completeness: $6$", "6"),
+    ("**Final Answer:** $\\boxed{7}$\n\n| Quantity | Value |\n|---|---|\n| Number of solutions | 6 |\n", "7"),
+    (
+        "For $n = 5$: $n^2 + n = 30$, so $\\boxed{30}$ is divisible by 6.\n\nIn general $n(n+1)$ is even.",
+        "30",
+    ),
+    ("Answer: 24\n\nExpected output for this task: 25", "24"),
 ]
 
 
@@ -148,6 +159,13 @@ def test_an_uncommitted_value_is_never_correct(verifier: MathVerifier, reply: st
         ("For a regular hexagon, the interior angle is $\\boxed{120^\\circ}$.", "120"),
         ("So the population after 10 years is $\\boxed{3.2}$ million.", "3200000"),
         ("Without the condition, the answer would be 25.\n\nThe answer is $\\boxed{24}$.", "24"),
+        ("答えは25です。", "25"),
+        ("There are $\\boxed{25}$ prime numbers less than 100.", "25"),
+        ("The answer is $\\boxed{30}$, which is divisible by 6.", "30"),
+        (
+            "**Answer:** The area is $\\boxed{152}$.\n\n| quantity | value |\n|---|---|\n| width | 8 |\n| length | 19 |\n",
+            "152",
+        ),
     ],
 )
 def test_a_committed_value_is_still_read(verifier: MathVerifier, reply: str, value: str) -> None:

@@ -51,6 +51,16 @@ _TLDR_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _NUMBER_RE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
+# a table row that states an answer-like quantity (`| Number of solutions | 6 |`, `| Total | 12 |`)
+_ANSWER_ROW_RE = re.compile(
+    r"[ \t]*\|[ \t]*(?:\*\*)?(?:number\s+of|answer|final|result|total|count|how\s+many)\b", re.IGNORECASE
+)
+# a summary table: a header whose last column is the value (`| Quantity | Value |`), and its rows
+_SUMMARY_TABLE_RE = re.compile(
+    r"^[ \t]*\|[^\n]*\|[ \t]*(?:final\s+)?(?:values?|results?|answers?)[ \t]*\|[ \t]*\n"
+    r"((?:[ \t]*\|[^\n]*(?:\n|$))*)",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _summary_disagrees(rest: str, box: str) -> bool:
@@ -62,6 +72,15 @@ def _summary_disagrees(rest: str, box: str) -> bool:
     # (the box's value stated anywhere in the summary agrees with it, bold or not)
     if values and not any(same_value(v, box) for v in values + stated):
         return True
+    table = _SUMMARY_TABLE_RE.search(rest)
+    if (
+        table is not None
+    ):  # `| Number of solutions | 6 |` after `\\boxed{7}`, the box's value nowhere: two answers
+        numbers = _NUMBER_RE.findall(table.group(1))
+        # (a table of other quantities, `| width | 8 |`, names no answer: only a row that counts or totals does)
+        answering = any(_ANSWER_ROW_RE.match(row) for row in table.group(1).splitlines())
+        if answering and numbers and not any(same_value(v, box) for v in numbers):
+            return True
     for line in _TLDR_RE.finditer(rest):
         numbers = _NUMBER_RE.findall(line.group(1))
         if numbers and not any(same_value(v, box) for v in numbers):

@@ -99,7 +99,9 @@ _CONDITIONAL_RE = re.compile(
     re.IGNORECASE,
 )
 # an answer attributed to someone else ("The expected answer is 7", "Reference answer: 7"): a second answer
-_ATTRIBUTED_RE = re.compile(r"\b(?:" + "|".join(ATTRIBUTIONS) + r")\s+(?:final\s+)?answers?\b", re.IGNORECASE)
+_ATTRIBUTED_RE = re.compile(
+    r"\b(?:" + "|".join(ATTRIBUTIONS) + r")\s+(?:final\s+)?(?:answers?|outputs?|results?)\b", re.IGNORECASE
+)
 # a clause that opens one of several parallel answers: `If n is odd:`, `Case 2 gives`, `Answer B:`
 _PARALLEL_RE = re.compile(
     r"^[\s(*#]*(?:if|when|case|also|otherwise|alternative(?:ly)?|answer\s+[A-Z0-9]\b|(?:for|in)\s+part)\b",

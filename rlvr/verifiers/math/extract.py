@@ -84,6 +84,7 @@ from rlvr.verifiers.math.phrases import (
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
 from rlvr.verifiers.math.vocab import (
+    ASIDE_OPENERS,
     COPULAS,
     NUMBER_WORDS,
     SCALES,
@@ -198,6 +199,14 @@ _ASIDE_RE = re.compile(
 
 
 _SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?](?=\s|$)|\n")
+# a line opened or led by an aside (`- Product of the roots, for completeness: $6$`, `By the way, ...`)
+_ASIDE_LINE_RE = re.compile(r"\b(?:" + "|".join(ASIDE_OPENERS) + r")\b", re.IGNORECASE)
+# a number inside reported speech, by the marker after it that closes the quote (ja `...25だと言っていました`,
+# `...とのこと`, `...と書いてある`; ko `...25라고 했다`, `...이라고 말했다`)
+_REPORTED_AFTER_RE = re.compile(
+    r"[^\n\u3002.!?]{0,12}?(?:と(?:言|い)っ|と言う|と言わ|と書|とのこと|と聞|だそう|と主張|と答え"
+    r"|(?:이)?라고\s*(?:했|말|하|주장)|다고\s*(?:했|말|하|주장))"
+)
 
 
 def _pair_guess(tail: str, pair: tuple[int, int], numbers: list[tuple[int, int]]) -> Extraction | None:
@@ -436,6 +445,11 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                         return Extraction(numbers.pop(), "last_math")
                 if content and rejected_after(tail[spans[-1].end() :]):
                     return None  # `So $x = 7$ is not a solution.`
+                line_start = tail.rfind("\n", 0, spans[-1].start()) + 1
+                if content and _ASIDE_LINE_RE.search(tail, line_start, spans[-1].start()):
+                    return (
+                        None  # `- Product of the roots, for completeness: $6$`: an aside's value, no answer
+                    )
                 if content:
                     return Extraction(content, "last_math")
             found = [m for m in _NUMBER_RE.finditer(tail) if not rejected_after(tail[m.end() :])]
@@ -453,6 +467,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                     return _pair_guess(tail, pair, spans_all)
                 if guess_contested(tail, last.start(), last.end(), spans_all):
                     return None  # a guess needs an uncontested number: no answer rather than a wrong one
+                if _REPORTED_AFTER_RE.match(tail, last.end()):
+                    return (
+                        None  # `先生は答えが25だと言っていました`: someone's words reported, not the reply's
+                    )
                 return Extraction(last.group().strip().rstrip(","), "last_number")
         else:
             raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")

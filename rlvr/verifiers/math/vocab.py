@@ -474,6 +474,8 @@ QUALIFIERS_AFTER_BOX = (
     # a value whose sign is left open (`\\boxed{24} (up to sign)`): it and its negative
     r"up\s+to\s+(?:a\s+|the\s+)?sign",
     r"(?:or|and)\s+its\s+negative",
+    # a box as the subject of a property (`so \\boxed{30} is divisible by 6`): an instance checked, not an answer
+    r"is\s+(?:divisible|indeed\s+divisible|a\s+(?:multiple|factor|divisor)|(?:a\s+)?(?:prime|composite|even|odd)\b)",
 )
 #: Whose answer a phrase states when it is not the reply's own ("the expected answer is 7", "Reference answer:").
 ATTRIBUTIONS = (
