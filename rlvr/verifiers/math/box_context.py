@@ -27,6 +27,7 @@ from rlvr.verifiers.math.phrases import (
 )
 from rlvr.verifiers.math.vocab import (
     APPROXIMATORS,
+    NUMBER_WORDS,
     QUALIFIERS_AFTER_BOX,
     QUALIFIERS_BEFORE_BOX,
 )
@@ -47,7 +48,9 @@ _BOLD_VALUE_RE = re.compile(r"\*\*\$?(-?\d+(?:\.\d+)?)(?![\d.])")
 
 # a one-line summary after the answer (`**TL;DR:** the area is 56.`, `Short answer: 56`): its numbers restate it
 _TLDR_RE = re.compile(
-    r"^[ \t>*_#]*(?:tl;?\s?dr|in\s+short|bottom\s+line|short\s+answer)\b[ \t*_]*[:\-\u2014]?([^\n]*)",
+    r"^[ \t>*_#]*(?:tl;?\s?dr|in\s+short|bottom\s+line|short\s+answer|in\s+summary|to\s+summari[sz]e|summary|recap"
+    r"|answer\s+in\s+words)\b"
+    r"[ \t*_]*[:\-\u2014]([^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
 _NUMBER_RE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
@@ -82,7 +85,11 @@ def _summary_disagrees(rest: str, box: str) -> bool:
         if answering and numbers and not any(same_value(v, box) for v in numbers):
             return True
     for line in _TLDR_RE.finditer(rest):
-        numbers = _NUMBER_RE.findall(line.group(1))
+        numbers = _NUMBER_RE.findall(line.group(1)) + [
+            str(NUMBER_WORDS[w.lower()])
+            for w in re.findall(r"[A-Za-z]+", line.group(1))
+            if w.lower() in NUMBER_WORDS
+        ]  # (`Answer in words: fourteen.`)
         if numbers and not any(same_value(v, box) for v in numbers):
             return True  # `\\boxed{54}` then `**TL;DR:** the rectangle's area is 56.`: two answers
     return False
@@ -160,6 +167,14 @@ _NOT_FINAL_LABEL_RE = re.compile(
 )
 
 
+# a negation after the value, in languages that put it there (ja `$\\boxed{12}$ ではありません`, ko `이 아닙니다`, tr
+# `değildir`, hi `नहीं है`, fa `نیست`, ta `அல்ல`, ur `نہیں`, bn `নয়`, ar `ليس`): the box is denied
+_NEGATED_AFTER_BOX_RE = re.compile(
+    r"[\s$.)}]*(?:では(?:あり|ない|なか)|じゃ(?:あり|ない|なか)|(?:이|가)?\s*아[니닙님닌]|değil|नहीं|नही|نیست|نمی\s*باشد|அல்ல|இல்லை"
+    r"|نہیں|নয়|নহে|ليس|ليست)"
+)
+
+
 def _qualified_box(text: str) -> str | None:
     """The last box's value with the words that make it a bound or a denial, if they stand right around it
     (`the answer is at least \\boxed{12}`, `not \\boxed{12}`, `\\boxed{12} (upper bound)`): such a value is
@@ -169,6 +184,8 @@ def _qualified_box(text: str) -> str | None:
     before = before[max((m.end() for m in _CLAUSE_START_RE.finditer(before)), default=0) :]
     lead = _BEFORE_BOX_RE.search(before) or _NOT_FINAL_LABEL_RE.search(text, max(0, start - 60), start)
     trail = _AFTER_BOX_RE.match(text[end : end + 60])
+    if lead is None and trail is None and _NEGATED_AFTER_BOX_RE.match(text, end, end + 60):
+        return f"not {content}"  # (read as the English denial `not \\boxed{12}`)
     words = lead.group() if lead is not None else trail.group() if trail is not None else ""
     if not words or (_APPROXIMATOR_RE.search(words) and re.search(r"\d\.\d", content or "")):
         return (

@@ -85,6 +85,7 @@ from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_
 from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
 from rlvr.verifiers.math.vocab import (
     ASIDE_OPENERS,
+    ASIDE_TAILS,
     COPULAS,
     NUMBER_WORDS,
     SCALES,
@@ -200,7 +201,18 @@ _ASIDE_RE = re.compile(
 
 _SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?](?=\s|$)|\n")
 # a line opened or led by an aside (`- Product of the roots, for completeness: $6$`, `By the way, ...`)
-_ASIDE_LINE_RE = re.compile(r"\b(?:" + "|".join(ASIDE_OPENERS) + r")\b", re.IGNORECASE)
+_ASIDE_LINE_RE = re.compile(r"\b(?:" + "|".join(ASIDE_OPENERS + ASIDE_TAILS) + r")\b", re.IGNORECASE)
+# other values offered beside the answer, by structure: a data field of alternatives (`"alternatives": [45]`), a
+# table of candidates with their confidences, a footnote marked on the answer that gives a value under a condition
+# (`\\boxed{10} bits.*` ... `\\* 9 if leading zeros are dropped`)
+_ALTERNATIVES_OFFERED_RE = re.compile(
+    r"(?<![\w-])[\"']?(?:alternatives?|alternative_answers?|other_answers?|also_possible|candidates|runner_?ups?)[\"']?\s*:\s*"
+    r"[\[{(]?\s*[\"']?-?\d"
+    r"|^[ \t]*\|[ \t]*(?:candidates?|options?|answers?|values?)[ \t]*\|[ \t]*(?:confidence|probability|likelihood"
+    r"|weight|score)[ \t]*\|"
+    r"|\}\$*[^\n]{0,30}\*[ \t]*\n(?:[ \t]*\n)*[ \t]*\\?\*[ \t]+[^\n]*\d[^\n]*\b(?:if|when|unless|assuming)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
 # a number inside reported speech, by the marker after it that closes the quote (ja `...25だと言っていました`,
 # `...とのこと`, `...と書いてある`; ko `...25라고 했다`, `...이라고 말했다`)
 _REPORTED_AFTER_RE = re.compile(
@@ -264,6 +276,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     )  # `**(a)** ... \boxed{5}. **(b)** ... \boxed{14}.`: one answer per part, in order
     if parts is None and contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
+    if _ALTERNATIVES_OFFERED_RE.search(text):
+        return None  # `"alternatives": [45]`, a table of candidates with confidences: the answer is one of several
     why = unasserted(text)
     if (
         why is not None
@@ -446,7 +460,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 if content and rejected_after(tail[spans[-1].end() :]):
                     return None  # `So $x = 7$ is not a solution.`
                 line_start = tail.rfind("\n", 0, spans[-1].start()) + 1
-                if content and _ASIDE_LINE_RE.search(tail, line_start, spans[-1].start()):
+                line_end = tail.find("\n", spans[-1].end())
+                if content and _ASIDE_LINE_RE.search(
+                    tail, line_start, line_end if line_end >= 0 else len(tail)
+                ):
                     return (
                         None  # `- Product of the roots, for completeness: $6$`: an aside's value, no answer
                     )

@@ -44,6 +44,19 @@ WRONG_WORDS_GLUED = (
     "ຜິດ", "ខុស", "မှား", "오류",
 )  # fmt: skip
 
+#: Retractions: `I take it back`, `forget that`, `cancel this answer` (fr es de it pt pl tr vi id hi ko ja zh ru nl
+#: sv): a sentence with one withdraws what was said before it, though it names no error.
+RETRACT_WORDS_SPACED = (
+    "je\\s+retire\\s+(?:ce\\s+que|ma\\s+réponse|cette\\s+réponse|tout|mes\\s+paroles)", "oublie[sz]?\\s+(?:ça|cela|ce\\s+que)", "retiro\\s+lo", "olvida\\s+(?:eso|lo)",
+    "olvídalo", "kommando\\s+zurück", "vergiss\\s+(?:das|es)", "ich\\s+nehme\\s+(?:das|es|alles)\\s+zurück",
+    "ritiro\\s+(?:quanto|tutto|ciò|la\\s+risposta)", "lascia\\s+perdere", "retiro\\s+(?:o\\s+que|a\\s+resposta)",
+    "esquece\\s+(?:isso|isto)", "cofam\\s+(?:to|tę|odpowiedź)", "odwołuję", "geri\\s+alıyorum", "unut\\s+bunu",
+    "rút\\s+lại", "saya\\s+tarik\\s+kembali", "lupakan\\s+itu", "वापस\\s+लेता", "वापस\\s+लेती", "беру\\s+(?:свои\\s+слова\\s+)?назад",
+    "забудьте|забудь\\s+(?:это|об\\s+этом)", "отставить", "ik\\s+neem\\s+(?:dat|het)\\s+terug", "vergeet\\s+dat",
+    "jag\\s+tar\\s+tillbaka", "glöm\\s+det",
+)  # fmt: skip
+RETRACT_WORDS_GLUED = ("취소", "철회", "取り消", "撤回", "作废", "作廢", "收回")
+
 #: `maybe`, `perhaps` and `or maybe` in the languages `phrase_words.FOREIGN_HEDGES` does not hold: a clause with
 #: one offers its values as possibilities.
 MAYBE_WORDS_SPACED = (
@@ -92,6 +105,8 @@ def glued(words: tuple[str, ...]) -> str:
 
 #: Every word of error above, as one regex fragment.
 WRONG = spaced(WRONG_WORDS_SPACED) + "|" + glued(WRONG_WORDS_GLUED)
+#: Every retraction above, as one regex fragment.
+RETRACT = spaced(RETRACT_WORDS_SPACED) + "|" + glued(RETRACT_WORDS_GLUED)
 #: Every `maybe` above, as one regex fragment.
 MAYBE = spaced(MAYBE_WORDS_SPACED) + "|" + glued(MAYBE_WORDS_GLUED)
 #: `without ... would` of every language above, as one regex fragment (the condition and its consequent in one

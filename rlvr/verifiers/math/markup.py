@@ -234,14 +234,21 @@ _LAST_AMOUNT_RE = re.compile(
 # a currency written as an abbreviation with a dot before its amount (`Rs. 60`, `रु. ६०`, `Tk. 50`): the dot ends
 # no sentence, so it goes (`Answer: Rs. 60. Hmm, or Rs. 70.` is two sentences, a hedge, not four)
 _CURRENCY_ABBREVIATIONS = ("Rs.", "rs.", "Tk.", "रु.", "रू.")
+_EURO_THOUSANDS_RE = re.compile(
+    r"(?<![\d.,])\d{1,3}(?:\.\d{3})+(?![\d.])(?=(?:,\d{1,2})?[ \t\u00a0]*(?:\u20ac|EUR\b|Euro))"
+    r"|(?<=\u20ac)[ \t\u00a0]*\d{1,3}(?:\.\d{3})+(?![\d.])"
+)
 _ABBREVIATED_CURRENCY_RE = re.compile(r"(?<![^\W\d_])(Rs|rs|Tk|रु|रू)\.(?=[ \t]*[0-9०-९])")
 
 
 def money_dollars(text: str) -> str:
     """`text` with each bare `$` that is money (see the module docstring) written `\\$`, and the dot of each
-    currency abbreviation before an amount dropped (`Rs. 60` is `Rs 60`)."""
+    currency abbreviation before an amount dropped (`Rs. 60` is `Rs 60`), and the dots of a euro amount that
+    group thousands (`12.500 €` is `12500 €`: money has cents, not three decimals)."""
     if any(a in text for a in _CURRENCY_ABBREVIATIONS):  # (a cheap test first: a reply rarely has one)
         text = _ABBREVIATED_CURRENCY_RE.sub(r"\1", text)
+    if "\u20ac" in text or "EUR" in text:
+        text = _EURO_THOUSANDS_RE.sub(lambda m: m.group().replace(".", ""), text)
     if "$" not in text:
         return text
     tokens = list(_DOLLAR_RE.finditer(text))
@@ -319,7 +326,9 @@ _HIDDEN_OPEN_RE = re.compile(
     r"|\scolor\s*=\s*[\"']?(?:white|transparent|\#fff(?:fff)?\b)"
     # (or marked as no longer meant: `<answer status="retracted">`, `class="draft"`: what it holds is withdrawn)
     r"|\s(?:status|state|class|data-[\w-]+)\s*=\s*[\"']?[^\"'<>]*?\b(?:retracted|withdrawn|rejected|deleted|draft"
-    r"|obsolete|superseded|wrong|incorrect)\b))[^<>]*>",
+    r"|obsolete|superseded|wrong|incorrect)\b"
+    # (or struck by its style or class: `style="text-decoration: line-through"`, Tailwind's `class="line-through"`)
+    r"|\s(?:style|class)\s*=\s*[\"'][^\"'<>]*?(?:line-through|text-decoration\s*:\s*strike)))[^<>]*>",
     re.IGNORECASE,
 )
 # a tag's attributes are not shown (`<a title="\\boxed{15}">`): only its name is kept

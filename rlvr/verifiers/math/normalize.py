@@ -228,6 +228,7 @@ _UNIT_WORDS = frozenset(
 )
 _UNIT_EXPONENT_RE = re.compile(r"\^\s*\{?\s*[23]\s*\}?")
 _CURRENCY_PREFIX_RE = re.compile(r"^(?:\\\$|\$|usd|us\$|£|€|¥|rs\.?|रु\.?|रू\.?|₹)\s*", re.IGNORECASE)
+_DOTTED_THOUSANDS_RE = re.compile(r"-?\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?")
 _CURRENCY_SUFFIX_RE = re.compile(r"^(-?\d[\d.,\s]*?)\s*(?:€|£|¥|₹)$")
 _NUMBERISH_RE = re.compile(r"^[\d\s.,+\-*/^(){}\\%°]*$")
 # a closed form with fractions, roots and pi (`\\frac{\\pi}{3} rad`, `3\\sqrt{2} cm`): its unit must be a word of two
@@ -309,6 +310,9 @@ def strip_units(s: str) -> tuple[str, str | None]:
     suffix = _CURRENCY_SUFFIX_RE.match(s)
     if suffix is not None:  # `42 €`, `3,50 €`: the sign after the amount, as written in much of Europe
         s, unit = suffix.group(1), "dollar"
+    if unit == "dollar" and _DOTTED_THOUSANDS_RE.fullmatch(s.strip()):
+        # `12.500 €`: money has cents, not three decimals: the dots group thousands (and a comma is the decimal)
+        s = s.strip().replace(".", "").replace(",", ".")
     words: list[str] = []
     # `5\\text{ m}/\\text{s}^2` leaves `5 m / s ^2`: a unit's slash and exponent are written without spaces
     rest = re.sub(r"(?<=[A-Za-z])\s*/\s*(?=[A-Za-z])", "/", re.sub(r"(?<=[A-Za-z])\s+\^", "^", s))

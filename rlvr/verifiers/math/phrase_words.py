@@ -82,6 +82,7 @@ CONCLUSION_OPENERS_OTHER = (
     "maka",
 )  # fmt: skip
 CONCLUSION_OPENERS_GLUED = (
+    "\u2234",  # `∴ 14`: the therefore sign
     "所以",
     "因此",
     "因而",

@@ -438,6 +438,13 @@ ASIDE_OPENERS = (
     r"as\s+an\s+aside",
     r"side\s+note",
 )
+#: Tails that mark a sentence as a remark beside the answer (`The sum would be 1173, in case that's useful.`)
+ASIDE_TAILS = (
+    r"in\s+case\s+(?:that's|that\s+is|it's|it\s+is|you\s+(?:need|want)\s+it)\s+(?:useful|helpful|needed|of\s+interest)",
+    r"if\s+(?:you're|you\s+are)\s+(?:curious|interested)",
+    r"for\s+what\s+it'?s\s+worth",
+    r"(?:just\s+)?as\s+a\s+bonus",
+)
 #: Phrases right before a box that make its value a bound or a denial (`at least \\boxed{12}`, `not \\boxed{12}`).
 QUALIFIERS_BEFORE_BOX = (
     r"at\s+least",

@@ -28,7 +28,7 @@ import functools
 import re
 from fractions import Fraction
 
-from rlvr.verifiers.math.languages import WRONG
+from rlvr.verifiers.math.languages import RETRACT, WRONG
 from rlvr.verifiers.math.polarity import ANSWER, CUE_WORDS, judges_wrong, other_language_wrong, wordset
 
 # any value: a box, a math span, a digit
@@ -61,7 +61,7 @@ _ALONE = (
     r"no|nope|nah|not|wrong(?:\s+answer)?|incorrect|invalid|false|oops|whoops|jk|(?:just\s+)?(?:kidding|joking)"
     r"|psych|never\s*mind|retracted|not\s+(?:really|quite|so)|april\s+fools|no\s+wait|wait\s+no|not\s+at\s+all"
     r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?|or\s+not|/s|[\u2717\u2718\u274c\u274e\u2716\u26d4\U0001f6ab\U0001f44e]+"
-    r"|not\s+(?:it|that)"
+    r"|not\s+(?:it|that)|or\s+is\s+it\??|or\s+not\??|is\s+it\s+though\??"
     r"|definitely\s+not|of\s+course\s+not|certainly\s+not|that'?s\s+not\s+it|not\s+so\s+fast"
     r"|(?:an?\s+)?(?:mistake|typo|error|blunder|slip)"
     r"|non|nein|\u043d\u0435\u0442|n\u00e3o|\u3044\u3044\u3048|\u4e0d|\uc544\ub2c8"  # нет いいえ 不 아니
@@ -89,7 +89,7 @@ _ABOUT = (
 )
 # the reply's answer named as such (`the answer above`, `my result`, `the fair-coin answer`): a judgement of it is
 # of the answer whatever other values its sentence names (`... biased ($p = 0.3$), so the answer doesn't apply`)
-_ANSWER_NAMED = r"\b(?:the|my|our)\s+(?:[\w-]+\s+)?(?:answer|result|solution)(?:\s+above)?"
+_ANSWER_NAMED = r"\b(?:the|my|our)\s+(?:[\w-]+\s+)?(?:answer|result|solution|claim|conjecture|guess|hypothesis)(?:\s+above)?"
 _BAD = (
     r"not\s+(?:quite\s+)?(?:right|correct|valid|possible|it|true|allowed|the\s+answer)|wrong|incorrect|invalid"
     r"|impossible|false|off|bogus|nonsense|absurd|a\s+(?:mistake|contradiction|typo)|mistaken|flawed|erroneous"
@@ -122,7 +122,8 @@ _RETRACTED = (
     r"(?:\s+(?:that|this|it|the\s+above|everything(?:\s+above)?|all\s+(?:that|of\s+that)|(?:my|the|this|that)"
     r"\s+(?:\w+\s+){0,2}?(?:answer|result|value|line|step|part|box|computation|calculation|reasoning|solution"
     r"|work|attempt)|what\s+(?:i|we)\s+(?:just\s+)?(?:said|wrote|did)))?[\s.!?)\]}*_\u3002\uff01]*$"
-    r"|(?:i|we)\s+take\s+(?:that|it|this|it\s+all)\s+back\b"
+    r"|(?:i|we)\s+take\s+(?:that|it|this|it\s+all)\s+back\b|belay\s+that\b|(?:i|we)\s+spoke\s+too\s+soon\b"
+    r"|(?:i|we)\s+jumped\s+the\s+gun\b|(?:i|we)\s+(?:can't|cannot|could\s+not|couldn't)\s+reconcile\b"
     r"|(?:please\s+)?(?:do\s+not|don't)\s+(?:use|trust|submit|rely\s+on|accept)\s+(?:this|that|the\s+above|it|my)\b"
 )
 _ADMITTED = (
@@ -173,7 +174,7 @@ _OTHER_WORDS = (
     r"|\u043d\u0435\s+\u0441\u0445\u043e\u0434\u0438\u0442\u0441\u044f"
     r"|st\u00e4mmer\s+inte|stemmer\s+ikke|is\s+niet\s+(?:juist|goed)|non\s+\u00e8\s+(?:corrett|giust)"
     r"|stimmt\s+(?:so\s+|hier\s+|leider\s+|doch\s+)?nicht|ignorier|\u05dc\u05d0\s+\u05e0\u05db\u05d5\u05df|\bmali\b"
-    r"|" + WRONG  # (and the words of error of `languages.py`)
+    r"|" + WRONG + "|" + RETRACT  # (and the words of error and retraction of `languages.py`)
 )
 _OTHER_RE = re.compile(
     r"(?<!\u043d\u0435\s)(?<!\u043d\u0435)(?<!pas\s)(?<!nicht\s)(?<!no\s)(?<!\u4e0d)(?<!\u6ca1)(?<!\u6ca1\u6709)"
@@ -224,7 +225,7 @@ _CUE_WORDS = (
     enganei erro sbagliato sbagliata errore hata sai fout onjuist klopt pas nicht niet salah keliru fel feil
     forkert misstag vergist rekenfout virhe rossz spletl chybne omyl sbagliat sbagliato kosea kosa vergessen nie nee
     nej nei ei nem ne nu tidak bukan hapana bekle khoan tunggu sebentar chwila czekaj zaraz wacht vent hetkinen
-    odota stai subiri ngoja teka mali ignorieren stemmer disagree"""
+    odota stai subiri ngoja teka mali ignorieren stemmer disagree belay spoke jumped reconcile redo revisit rework or though"""
     )
     | CUE_WORDS
 )
@@ -243,7 +244,7 @@ def _may_withdraw(sentence: str) -> bool:
     return _WRONG_RE.search(lowered) is not None  # (ASCII-written languages: `anghywir`, `ez da zuzena`)
 
 
-_WRONG_RE = re.compile(WRONG, re.IGNORECASE)
+_WRONG_RE = re.compile(WRONG + "|" + RETRACT, re.IGNORECASE)
 _DISMAY_RE = re.compile(r"\W*(?:oh\s+no|uh-?oh|oh\s+dear)\b", re.IGNORECASE)
 
 
@@ -293,6 +294,14 @@ _FIRST_SENTENCE_RE = re.compile(
 )
 
 
+# a bound the withdrawn value breaks: a comparison or a negated modal before a value, in the languages of the answer
+# lines (en lv de fr es it pt pl ru)
+_BOUND_RE = re.compile(
+    r"\b(?:than|exceeds?|at\s+(?:most|least)|cannot|can't|can\s+not|could\s+not|never|nevar|lielāks|mazāks"
+    r"|kann\s+nicht|nicht\s+(?:größer|kleiner)|ne\s+peut|no\s+puede|non\s+può|não\s+pode|nie\s+może"
+    r"|не\s+может|больше|меньше)\b",
+    re.IGNORECASE,
+)
 _REASON_RE = re.compile(r"[\s,;:]*(?:since|because|as|given|for|due\s+to|by)\b", re.IGNORECASE)
 # `\(...\)` is bounded: an unclosed `\(` repeated over a long reply must not rescan the rest at each one
 _SPAN_RE = re.compile(r"\$([^$]+)\$|\\\(([^\n]{1,400}?)\\\)")
@@ -339,8 +348,10 @@ def revised_after_withdrawal(after: str) -> str | None:
     if end is None:
         return None
     rest = sentence[end:]
-    if _REASON_RE.match(rest):
-        return None  # `That's impossible, since $n < 5$.`: a reason for the withdrawal, no revision
+    if _REASON_RE.match(rest) or _BOUND_RE.search(rest):
+        # `That's impossible, since $n < 5$.`, `That is wrong — an angle cannot be larger than 180°.`: a reason
+        # for the withdrawal (a bound it breaks), no revision
+        return None
     if _ALTERNATIVE_RE.search(rest):
         return None  # `Nope, it is 8 or 9.`: no one value instead
     spans = re.findall(r"\$([^$]+)\$", rest)
@@ -353,7 +364,12 @@ def revised_after_withdrawal(after: str) -> str | None:
 _ANNOUNCED_RE = re.compile(  # a revision announced and never made (`Let me reconsider.` as the reply's last words)
     _LEAD_MARKS + r"(?:(?:" + _INTERJECTIONS + r")\b[\s,.!:\-]*)*"
     r"let(?:\s+me|'s|\s+us)\s+(?:reconsider|redo|recompute|rethink|start\s+over|re-?check|double[-\s]?check"
-    r"|re-?examine|re-?evaluate|try\s+again)(?:\s+\w+){0,3}\s*[.!]+[\s)]*$",  # a whole sentence, not one cut off
+    r"|re-?examine|re-?evaluate|try\s+again)(?:\s+\w+){0,3}\s*[.!]+[\s)]*$"  # a whole sentence, not one cut off
+    # (`I'll redo this later.`; it ritento riprovo, fr je réessaie, es lo intento de nuevo, de ich versuche es nochmal)
+    r"|(?:i'?ll|i\s+will|we'?ll)\s+(?:redo|revisit|rework|fix)\s+(?:this|it|that)\b[^.!?]*[.!]+[\s)]*$"
+    r"|let\s+me\s+redo\s+(?:this|it|that)\b[^.!?]*\blater\b[^.!?]*[.!]+[\s)]*$"
+    r"|(?:ritento|riprovo|je\s+r[ée]essaie|lo\s+intento\s+de\s+nuevo|ich\s+versuche\s+es\s+(?:noch\s*mal|nochmals|erneut))"
+    r"[.!\s)]*$",
     re.IGNORECASE,
 )
 _SENTENCES_RE = re.compile(
@@ -376,8 +392,9 @@ _ANSWER_JUDGED_RE = re.compile(_ANSWER_NAMED + _JUDGEMENT, re.IGNORECASE)
 # `Confidence: 0%`), by a failure mark that opens the sentence (`✖️ (fails the $n=3$ check)`), or said to count
 # another quantity (`Hmm, that counts the edges, not the vertices`): withdrawn, whatever values the sentence names
 _DISOWNED_RE = re.compile(
-    r"\b(?:status|verdict|self[- ]?(?:evaluation|assessment|check)|evaluation|assessment|grade|judgement|judgment)"
-    r"\W{0,8}(?:\[\w+\]\W*)?(?:retracted|withdrawn|wrong|incorrect|invalid|failed|rejected|unverified|false)\b"
+    r"\b(?:status|verdict|self[- ]?(?:evaluation|assessment|check)|evaluation|assessment|grade|judgement|judgment"
+    r"|result|outcome)\W{0,8}(?:\[\w+\]\W*)?(?:(?:retracted|withdrawn|wrong|incorrect|invalid|failed|rejected|unverified"
+    r"|false)\b|[" + FAILURE_MARKS + "])"
     r"|\[verify\]\W*(?:wrong|incorrect|false)\b"
     r"|\bconfiden(?:ce|t)\b[^.\n]{0,40}?(?<![\d.])0(?:\.0+)?\s*%|(?<![\d.])0(?:\.0+)?\s*%\s+confiden|\bno\s+confidence\b"
     r"|^[\s*_(>]*[" + FAILURE_MARKS + r"]"
@@ -409,6 +426,8 @@ def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None
     announced = False
     query: bool | None = None  # None: no question before; True: one about the statement; False: another
     for m in _SENTENCES_RE.finditer(text, pos):
+        if m.group().lstrip().startswith("|"):
+            continue  # a table row lists what was computed or tried: a judgement after the table is read
         sentence = restated(m.group().strip(), answer)
         if not sentence:
             continue
