@@ -68,6 +68,12 @@ _NOT_COMMITTED = [
     # a euro amount with dotted thousands is not a decimal; reported speech; an aside's value
     ("**Antwort:** Das Auto verliert insgesamt 12.500 €.", "12.5"),
     ("The sum would be $\\frac{23(7+95)}{2} = 1173$, in case that's useful.", "1173"),
+    # a check line after a dash (my), a supposition in Italian
+    ("မိန်းကလေး = ၄၀ − ၁၅ = ၂၅\n\nအဖြေ - မိန်းကလေး ၂၅ ဦး\n\nစစ်ဆေးချက် - ၂၅ + ၁၅ = ၄၀", "40"),
+    (
+        "Ammettiamo per assurdo che il massimo sia $\\boxed{9}$. Allora $f(2)=9$, nessuna contraddizione. Ritento.",
+        "9",
+    ),
 ]
 
 

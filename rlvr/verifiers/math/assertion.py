@@ -97,7 +97,11 @@ _SUPPOSITION_OTHER_RE = re.compile(
     r"(?:\u5047\u8bbe|\u5047\u5982|\u5982\u679c|\u82e5|\u8bbe|\u4eee\u306b|\u3082\u3057)"  # 假设 假如 如果 若 设 仮に もし
     r"|(?:supposons|admettons|si|angenommen|wenn|falls|nehmen\s+wir\s+an|\u043f\u0440\u0435\u0434\u043f\u043e\u043b"
     r"\u043e\u0436\u0438\u043c|\u0435\u0441\u043b\u0438|\u0434\u043e\u043f\u0443\u0441\u0442\u0438\u043c|supongamos"
-    r"|suponha|suponhamos)\b",  # ... предположим если допустим (not `se`: Spanish `Se obtiene 7` asserts)
+    r"|suponha|suponhamos"
+    # it pl nl tr id/ms hu fi cs ro sv da/no (`Ammettiamo per assurdo che ...`, `Załóżmy, że ...`)
+    r"|supponiamo|ammettiamo|per\s+assurdo|za\u0142\u00f3\u017cmy|stel\s+dat|veronderstel|varsayal\u0131m|misalkan"
+    r"|andaikan|tegy\u00fck\s+fel|oletetaan|p\u0159edpokl\u00e1dejme|s\u0103\s+presupunem|anta\s+att|antag\s+at"
+    r"|anta\s+at)\b",  # ... предположим если допустим (not `se`: Spanish `Se obtiene 7` asserts)
     re.IGNORECASE,
 )
 _CONSEQUENT_RE = re.compile(

@@ -181,7 +181,8 @@ _ANY_CHECK_LABEL = (
     + ")"
 )
 _CHECK_LABEL_RE = re.compile(
-    r"^[ \t>*#_\-]*" + _ANY_CHECK_LABEL + r"[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a]", re.IGNORECASE
+    r"^[ \t>*#_\-]*" + _ANY_CHECK_LABEL + r"[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|[\u2014\u2013\-](?=[ \t]))",
+    re.IGNORECASE,
 )
 # a heading that is a check label alone (`### Verificare`, `**Проверка**`): a check section runs from it
 _CHECK_HEADING_RE = re.compile(

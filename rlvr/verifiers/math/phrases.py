@@ -48,7 +48,7 @@ from rlvr.verifiers.math.vocab import (
 
 # an answer phrase: English, a sentence of another language (`phrase_words.ANSWER_SENTENCES`), or a label of any
 # language followed by a colon, full-width too, or a dash (`phrase_words.ANSWER_LABELS`: `Ответ: 10`, `**答：** 7`,
-# `Ответ — 10`); a label is a word of its own, not the end of another (`回答：` is a reply, not an answer
+# `Ответ — 10`, `အဖြေ - ၂၅`); a label is a word of its own, not the end of another (`回答：` is a reply, not an answer
 # line), except the few of scripts written without spaces (`phrase_words.ANSWER_LABELS_GLUED`: `最终答案：7`);
 # a label in brackets is a section heading of its own, no colon needed (exam format `【解析】…【答案】128`, `[Answer] 7`)
 _OTHER_SENTENCES = (
@@ -57,7 +57,7 @@ _OTHER_SENTENCES = (
 _ANY_LABEL = "|".join(ANSWER_LABELS + ANSWER_LABELS_GLUED)
 _OTHER_LABELS = (
     r"(?:(?:(?<![^\W\d_])(?:" + "|".join(ANSWER_LABELS) + r")|" + "|".join(ANSWER_LABELS_GLUED) + r")"
-    r"(?![^\W\d_])[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|[\u2014\u2013](?=[ \t]))(?:[ \t]*(?:\*\*|__))?"
+    r"(?![^\W\d_])[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|[\u2014\u2013](?=[ \t])|(?<=[ \t])-(?=[ \t]))(?:[ \t]*(?:\*\*|__))?"
     r"|[\[\u3010\u3016\uff3b][ \t]*(?:"
     + _ANY_LABEL
     + r"|(?:final[ \t]+)?answer)[ \t]*[\]\u3011\u3017\uff3d])"

@@ -89,7 +89,7 @@ _ABOUT = (
 )
 # the reply's answer named as such (`the answer above`, `my result`, `the fair-coin answer`): a judgement of it is
 # of the answer whatever other values its sentence names (`... biased ($p = 0.3$), so the answer doesn't apply`)
-_ANSWER_NAMED = r"\b(?:the|my|our)\s+(?:[\w-]+\s+)?(?:answer|result|solution|claim|conjecture|guess|hypothesis)(?:\s+above)?"
+_ANSWER_NAMED = r"\b(?:the|my|our)\s+(?:[\w-]+\s+)?(?:answer|result|solution)(?:\s+above)?"
 _BAD = (
     r"not\s+(?:quite\s+)?(?:right|correct|valid|possible|it|true|allowed|the\s+answer)|wrong|incorrect|invalid"
     r"|impossible|false|off|bogus|nonsense|absurd|a\s+(?:mistake|contradiction|typo)|mistaken|flawed|erroneous"
