@@ -93,6 +93,12 @@ def test_an_uncommitted_value_is_never_correct(verifier: MathVerifier, reply: st
         ("So $\\boxed{34650}$\n\n**In summary:** 34650 distinct arrangements.", "34650"),
         ("Final answer: $\\boxed{16}$\n\nAnswer in words: sixteen.", "16"),
         ("Is it 24? Yes: $\\boxed{24}$.", "24"),
+        # an answer phrase in a question commits to nothing (round 14b #184: it contested the box)
+        (
+            "Hmm, wait. So maybe the answer is $10$? No — two fives only give $100 \\mid 10!$.\n\nSo the smallest $n$ is "
+            "$\\boxed{15}$.",
+            "15",
+        ),
         ('```json\n{"final_answer": 40, "alternatives": []}\n```', "40"),
         ("```yaml\nanswer: 18\nrejected_candidates: [12, 24]\n```", "18"),
         (

@@ -109,6 +109,8 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
         at = after.find(answer)
         if at > 0 and after[at - 1] == "(" and after[at + len(answer) : at + len(answer) + 1] == ")":
             continue  # `the answer is given by (1):` names an equation's tag, not a value
+        if at >= 0 and _ASKED_AFTER_RE.match(after, at + len(answer)):
+            continue  # `So maybe the answer is $10$? No — ...`: a question commits to nothing
         unit = _UNIT_AFTER_RE.match(answer)
         answer = (
             unit.group(1) if unit is not None else answer
@@ -129,6 +131,7 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
     return found
 
 
+_ASKED_AFTER_RE = re.compile(r"[ \t$)]*\?")
 # a value the sentence calls the answer after it (`7 × 3 = 21 seats in total, which is the answer`)
 _ANSWER_AFTER_RE = re.compile(
     r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\d.])\$?(?:[ \t]+[^\W\d_]{1,12}){0,4}[ \t]*,?[ \t]*which\s+is\s+(?:the|our|my)"
