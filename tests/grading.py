@@ -24,6 +24,18 @@ def reads_only(verifier: MathVerifier, reply: str, right: str, other: str) -> No
     assert verifier.verify(reply, other).reason in ("wrong", "no_answer"), reply
 
 
+def never_correct(verifier: MathVerifier, reply: str, value: str) -> None:
+    """Assert `reply`, which withdraws, hedges or never asserts `value`, is not graded correct against it."""
+    verdict = verifier.verify(reply, value)
+    assert not verdict.passed, (reply, dict(verdict.details))
+
+
+def read_correct(verifier: MathVerifier, reply: str, value: str) -> None:
+    """Assert `reply`, which commits to `value`, is graded correct against it (a counterpart of `never_correct`)."""
+    verdict = verifier.verify(reply, value)
+    assert verdict.reason == "correct", (reply, dict(verdict.details))
+
+
 def _best_of(work: Callable[[], object], repeats: int) -> float:
     """The fastest of `repeats` runs of `work`, in seconds (the minimum is the least disturbed by other load)."""
     best = float("inf")

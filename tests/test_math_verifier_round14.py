@@ -9,7 +9,7 @@ import pytest
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.commitment import drop_checks, drop_sections
 
-from grading import assert_linear, reads_only
+from grading import assert_linear, never_correct, read_correct, reads_only
 
 
 # ---- a scan per check cue reread the rest of the reply: 10,000 `Check n:` lines after a box took 171 s
@@ -127,8 +127,7 @@ _NOT_COMMITTED = [
 
 @pytest.mark.parametrize(("reply", "value"), _NOT_COMMITTED)
 def test_an_uncommitted_value_is_never_correct(verifier: MathVerifier, reply: str, value: str) -> None:
-    verdict = verifier.verify(reply, value)
-    assert not verdict.passed, (reply, dict(verdict.details))
+    never_correct(verifier, reply, value)
 
 
 @pytest.mark.parametrize(
@@ -169,8 +168,7 @@ def test_an_uncommitted_value_is_never_correct(verifier: MathVerifier, reply: st
     ],
 )
 def test_a_committed_value_is_still_read(verifier: MathVerifier, reply: str, value: str) -> None:
-    verdict = verifier.verify(reply, value)
-    assert verdict.reason == "correct", (reply, dict(verdict.details))
+    read_correct(verifier, reply, value)
 
 
 def test_a_scale_word_after_a_box_is_read_in_linear_time(verifier: MathVerifier) -> None:

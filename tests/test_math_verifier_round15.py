@@ -8,6 +8,8 @@ import pytest
 
 from rlvr.verifiers import MathVerifier
 
+from grading import never_correct, read_correct
+
 _NOT_COMMITTED = [
     # retraction idioms with no word of error, in English and other languages (`languages.RETRACT_WORDS_*`)
     ("So there are $\\boxed{4}$ ordered pairs.\n\nHmm, I spoke too soon.", "4"),
@@ -79,8 +81,7 @@ _NOT_COMMITTED = [
 
 @pytest.mark.parametrize(("reply", "value"), _NOT_COMMITTED)
 def test_an_uncommitted_value_is_never_correct(verifier: MathVerifier, reply: str, value: str) -> None:
-    verdict = verifier.verify(reply, value)
-    assert not verdict.passed, (reply, dict(verdict.details))
+    never_correct(verifier, reply, value)
 
 
 @pytest.mark.parametrize(
@@ -116,5 +117,4 @@ def test_an_uncommitted_value_is_never_correct(verifier: MathVerifier, reply: st
     ],
 )
 def test_a_committed_value_is_still_read(verifier: MathVerifier, reply: str, value: str) -> None:
-    verdict = verifier.verify(reply, value)
-    assert verdict.reason == "correct", (reply, dict(verdict.details))
+    read_correct(verifier, reply, value)
