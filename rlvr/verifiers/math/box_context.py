@@ -66,31 +66,35 @@ _SUMMARY_TABLE_RE = re.compile(
 )
 
 
+def _never_states(values: list[str], box: str) -> bool:
+    """Whether `values` (what a summary states) are some, and none of them is the box's value."""
+    return bool(values) and not any(same_value(v, box) for v in values)
+
+
 def _summary_disagrees(rest: str, box: str) -> bool:
     """Whether a summary section after the box states bold values and never the box's value, or a one-line
     summary (`**TL;DR:** ...`) states numbers and never the box's value."""
     summary = _SUMMARY_RE.search(rest)
-    values = [m.group(1) for m in _BOLD_VALUE_RE.finditer(summary.group(1))] if summary else []
-    stated = [m.group() for m in _NUMBER_RE.finditer(summary.group(1))] if summary else []
-    # (the box's value stated anywhere in the summary agrees with it, bold or not)
-    if values and not any(same_value(v, box) for v in values + stated):
-        return True
+    if summary is not None:
+        bold = [m.group(1) for m in _BOLD_VALUE_RE.finditer(summary.group(1))]
+        # (the box's value stated anywhere in the summary agrees with it, bold or not)
+        if bold and _never_states(bold + _NUMBER_RE.findall(summary.group(1)), box):
+            return True
     table = _SUMMARY_TABLE_RE.search(rest)
+    # `| Number of solutions | 6 |` after `\\boxed{7}`, the box's value nowhere: two answers (a table of other
+    # quantities, `| width | 8 |`, names no answer: only a row that counts or totals does)
     if (
         table is not None
-    ):  # `| Number of solutions | 6 |` after `\\boxed{7}`, the box's value nowhere: two answers
-        numbers = _NUMBER_RE.findall(table.group(1))
-        # (a table of other quantities, `| width | 8 |`, names no answer: only a row that counts or totals does)
-        answering = any(_ANSWER_ROW_RE.match(row) for row in table.group(1).splitlines())
-        if answering and numbers and not any(same_value(v, box) for v in numbers):
-            return True
+        and any(_ANSWER_ROW_RE.match(row) for row in table.group(1).splitlines())
+        and _never_states(_NUMBER_RE.findall(table.group(1)), box)
+    ):
+        return True
     for line in _TLDR_RE.finditer(rest):
+        words = [w.lower() for w in re.findall(r"[A-Za-z]+", line.group(1))]
         numbers = _NUMBER_RE.findall(line.group(1)) + [
-            str(NUMBER_WORDS[w.lower()])
-            for w in re.findall(r"[A-Za-z]+", line.group(1))
-            if w.lower() in NUMBER_WORDS
-        ]  # (`Answer in words: fourteen.`)
-        if numbers and not any(same_value(v, box) for v in numbers):
+            str(NUMBER_WORDS[w]) for w in words if w in NUMBER_WORDS
+        ]
+        if _never_states(numbers, box):  # (`Answer in words: fourteen.` counts as 14)
             return True  # `\\boxed{54}` then `**TL;DR:** the rectangle's area is 56.`: two answers
     return False
 

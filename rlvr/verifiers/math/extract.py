@@ -104,7 +104,6 @@ _UNIT_SUFFIX_RE = re.compile(r"\\%|\^\s*(?:\{\s*\\circ\s*\}|\\circ)")
 _SCALE_AFTER_BOX_RE = re.compile(
     r"[ \t]*+\$*+[ \t]*+(?:\\text\s*+\{\s*+)?(" + "|".join(SCALES) + r")s?\b", re.IGNORECASE
 )
-_PLAIN_DECIMAL_RE = re.compile(r"-?\d+(?:\.\d+)?")
 # a base subscript glued to a box from outside: `\\boxed{11}_2`, `\\boxed{3}_{10}`
 _GLUED_BASE_RE = re.compile(r"[ \t]*+_\s*\{?\s*(\d+)\s*\}?")
 
@@ -321,7 +320,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                             None  # `\\boxed{3}_5`: a glued subscript other than 10 may index, not name a base
                         )
                     return Extraction(f"{boxed}_{{{digits}}}", "boxed")
-                scale = _SCALE_AFTER_BOX_RE.match(after_end) if _PLAIN_DECIMAL_RE.fullmatch(boxed) else None
+                scale = _SCALE_AFTER_BOX_RE.match(after_end) if _PLAIN_NUMBER_RE.fullmatch(boxed) else None
                 if scale is not None:  # `\\boxed{3.2} million`: the box and its scale word state 3,200,000
                     return Extraction(f"{boxed} {scale.group(1).lower()}", "boxed")
                 suffix = _BOX_SUFFIX_RE.match(after_end) if boxed else None

@@ -107,6 +107,8 @@ def glued(words: tuple[str, ...]) -> str:
 WRONG = spaced(WRONG_WORDS_SPACED) + "|" + glued(WRONG_WORDS_GLUED)
 #: Every retraction above, as one regex fragment.
 RETRACT = spaced(RETRACT_WORDS_SPACED) + "|" + glued(RETRACT_WORDS_GLUED)
+#: Every word of error or retraction: what a sentence after an answer says to disown it.
+DISOWNING = WRONG + "|" + RETRACT
 #: Every `maybe` above, as one regex fragment.
 MAYBE = spaced(MAYBE_WORDS_SPACED) + "|" + glued(MAYBE_WORDS_GLUED)
 #: `without ... would` of every language above, as one regex fragment (the condition and its consequent in one

@@ -43,9 +43,11 @@ _STRUCK_RE = re.compile(
     re.S | re.IGNORECASE,
 )
 
+# a footnote's definition line, its text in group `note`
+_FOOTNOTE = r"^[ \t]*\[\^[^\]\n]+\]:[ \t]*(?P<note>[^\n]*)"
 _ASIDE_MARKUP_RE = re.compile(
     r"<details\b[^>]*>.*?(?:</details\s*>|\Z)"  # a collapsed section: shown only on request
-    r"|^[ \t]*\[\^[^\]\n]+\]:[^\n]*(?:\n[ \t]+\S[^\n]*)*"  # a footnote and its indented continuation lines
+    r"|" + _FOOTNOTE + r"(?:\n[ \t]+\S[^\n]*)*"  # a footnote and its indented continuation lines
     r"|\[\^[^\]\n]+\]"  # a footnote mark
     r"|^[ \t]*>[^\n]*",  # a quoted line
     re.S | re.M | re.IGNORECASE,
@@ -199,15 +201,15 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     return rest if rest != text and commits(rest) else text
 
 
-_FOOTNOTE_RE = re.compile(r"^[ \t]*\[\^[^\]\n]+\]:[ \t]*([^\n]*)", re.M)
+_FOOTNOTE_RE = re.compile(_FOOTNOTE, re.M)
 _NOTE_SENTENCE_RE = re.compile(r"[^.!?\n]*[.!?]?")
 
 
 def _withdrawing_note_inline(m: re.Match[str]) -> str:
     """A footnote whose first sentence withdraws (`[^1]: This is wrong — ...`) as plain text: a note that
     disowns the answer it marks is the reply's own word on it, not an aside."""
-    first = _NOTE_SENTENCE_RE.match(m.group(1))
-    return m.group(1) if first is not None and withdraws(first.group()) else m.group()
+    first = _NOTE_SENTENCE_RE.match(m.group("note"))
+    return m.group("note") if first is not None and withdraws(first.group()) else m.group()
 
 
 _DOLLAR_RE = re.compile(r"(?<!\\)\$\$|(?<!\\)\$")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.languages import RETRACT, WRONG
+from rlvr.verifiers.math.languages import DISOWNING
 
 #: The token a caller writes in place of the reply's own answer restated (`$7$` after `\\boxed{7}`).
 ANSWER = "answervalue"
@@ -197,7 +197,7 @@ _OTHER_STEMS = (
     # withdrawals: 撤回 撤销 作废 取消 取り消 無効 / отстав(ить) отмен(яю) / rétract / pomyłk / widerruf / annul
     r"|\u64a4\u56de|\u64a4\u9500|\u4f5c\u5e9f|\u53d6\u6d88|\u53d6\u308a\u6d88|\u7121\u52b9"
     r"|\u043e\u0442\u0441\u0442\u0430\u0432|\u043e\u0442\u043c\u0435\u043d|r\u00e9tract|pomy\u0142k|widerruf|\bannul"
-    r"|" + WRONG + "|" + RETRACT  # (and the words of error and retraction of `languages.py`)
+    r"|" + DISOWNING  # (and the words of error and retraction of `languages.py`)
 )
 _OTHER_STEM_RE = re.compile(_OTHER_STEMS, re.IGNORECASE)  # a cheap first test: most sentences have none
 _OTHER_ERROR_RE = re.compile(

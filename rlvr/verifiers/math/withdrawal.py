@@ -28,7 +28,7 @@ import functools
 import re
 from fractions import Fraction
 
-from rlvr.verifiers.math.languages import RETRACT, WRONG
+from rlvr.verifiers.math.languages import DISOWNING
 from rlvr.verifiers.math.polarity import ANSWER, CUE_WORDS, judges_wrong, other_language_wrong, wordset
 
 # any value: a box, a math span, a digit
@@ -47,9 +47,9 @@ _INTERJECTIONS = (
     r"|\u0635\u0628\u0631\s+\u06a9\u0646(?:\u06cc\u062f)?"
     r"|\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u55ef|\u54e6|\u5509|\u5f85\u3063\u3066|\u3044\u3084|\u3042\u308c"  # 等等 等一下 嗯 哦 唉 待って いや あれ
 )
-_LEAD_MARKS = r"[\s\-\u2013\u2014(\[*_<\u2190\u2717\u2718\u274c\u274e\u2716\u26d4\u26a0\ufe0f\U0001f6ab\U0001f645\U0001f44e]*"  # ✗ ✘ ❌ ❎ ✖ ⛔ ⚠ 🚫 🙅 👎
 #: the marks of a failed check or a rejection: after an answer, one withdraws it (`\\boxed{17} 👎`, `✖️ (fails)`)
-FAILURE_MARKS = "\u2717\u2718\u274c\u274e\u2716\u26d4\U0001f6ab\U0001f44e"
+FAILURE_MARKS = "\u2717\u2718\u274c\u274e\u2716\u26d4\U0001f6ab\U0001f44e"  # ✗ ✘ ❌ ❎ ✖ ⛔ 🚫 👎
+_LEAD_MARKS = r"[\s\-\u2013\u2014(\[*_<\u2190\u26a0\ufe0f\U0001f645" + FAILURE_MARKS + "]*"  # (and ⚠ 🙅)
 _CROSS_RE = re.compile(f"[{FAILURE_MARKS}]")
 _LEAD_RE = re.compile(
     _LEAD_MARKS + r"(?:(?:" + _INTERJECTIONS + r")\b[\s,.!:\-\u2013\u2014\uff0c\u3001\uff1a]*)*",
@@ -60,7 +60,7 @@ _LEAD_RE = re.compile(
 _ALONE = (
     r"no|nope|nah|not|wrong(?:\s+answer)?|incorrect|invalid|false|oops|whoops|jk|(?:just\s+)?(?:kidding|joking)"
     r"|psych|never\s*mind|retracted|not\s+(?:really|quite|so)|april\s+fools|no\s+wait|wait\s+no|not\s+at\s+all"
-    r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?|or\s+not|/s|[\u2717\u2718\u274c\u274e\u2716\u26d4\U0001f6ab\U0001f44e]+"
+    r"|not\s+(?:quite\s+)?(?:right|correct)(?:\s+either)?|or\s+not|/s|[" + FAILURE_MARKS + "]+"
     r"|not\s+(?:it|that)|or\s+is\s+it\??|or\s+not\??|is\s+it\s+though\??"
     r"|definitely\s+not|of\s+course\s+not|certainly\s+not|that'?s\s+not\s+it|not\s+so\s+fast"
     r"|(?:an?\s+)?(?:mistake|typo|error|blunder|slip)"
@@ -174,7 +174,7 @@ _OTHER_WORDS = (
     r"|\u043d\u0435\s+\u0441\u0445\u043e\u0434\u0438\u0442\u0441\u044f"
     r"|st\u00e4mmer\s+inte|stemmer\s+ikke|is\s+niet\s+(?:juist|goed)|non\s+\u00e8\s+(?:corrett|giust)"
     r"|stimmt\s+(?:so\s+|hier\s+|leider\s+|doch\s+)?nicht|ignorier|\u05dc\u05d0\s+\u05e0\u05db\u05d5\u05df|\bmali\b"
-    r"|" + WRONG + "|" + RETRACT  # (and the words of error and retraction of `languages.py`)
+    r"|" + DISOWNING  # (and the words of error and retraction of `languages.py`)
 )
 _OTHER_RE = re.compile(
     r"(?<!\u043d\u0435\s)(?<!\u043d\u0435)(?<!pas\s)(?<!nicht\s)(?<!no\s)(?<!\u4e0d)(?<!\u6ca1)(?<!\u6ca1\u6709)"
@@ -244,7 +244,7 @@ def _may_withdraw(sentence: str) -> bool:
     return _WRONG_RE.search(lowered) is not None  # (ASCII-written languages: `anghywir`, `ez da zuzena`)
 
 
-_WRONG_RE = re.compile(WRONG + "|" + RETRACT, re.IGNORECASE)
+_WRONG_RE = re.compile(DISOWNING, re.IGNORECASE)
 _DISMAY_RE = re.compile(r"\W*(?:oh\s+no|uh-?oh|oh\s+dear)\b", re.IGNORECASE)
 
 
