@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rlvr.verifiers import MathVerifier
-from rlvr.verifiers.math.commitment import drop_checks, drop_sections
+from rlvr.verifiers.math.checks import drop_checks, drop_sections
 
 from grading import assert_linear, never_correct, read_correct, reads_only
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from rlvr.verifiers import MathVerifier
+from rlvr.verifiers.math.checks import check_line, checks_at_end_dropped
 from rlvr.verifiers.math.closing import closing_statement
-from rlvr.verifiers.math.commitment import check_line, checks_at_end_dropped, rederivations
+from rlvr.verifiers.math.commitment import rederivations
 from rlvr.verifiers.math.extract import extract_answer
 from rlvr.verifiers.math.truncation import cut_in_check
 

@@ -263,7 +263,7 @@ def test_qualifiers_that_keep_the_answer(verifier: MathVerifier) -> None:
 
 
 def test_drop_checks_keeps_the_text_around_a_check_word_without_an_instance() -> None:
-    from rlvr.verifiers.math.commitment import drop_checks
+    from rlvr.verifiers.math.checks import drop_checks
 
     assert drop_checks("We check this. Actually 7.") == "We check this. Actually 7."
     assert drop_checks("Let me check with n = 2: 5.\n\nSo 7.") == "Let me  \n\nSo 7."

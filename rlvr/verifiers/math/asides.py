@@ -13,15 +13,10 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.answer_words import ASIDE_OPENERS, HEDGE_MARKERS, PITFALL_WORDS, REMARK_TITLES
 from rlvr.verifiers.math.boxes import outer_boxes
 from rlvr.verifiers.math.commitment import offers_another
-from rlvr.verifiers.math.vocab import (
-    ASIDE_OPENERS,
-    HEDGE_MARKERS,
-    PITFALL_WORDS,
-    REMARK_TITLES,
-    REVISION_WORDS,
-)
+from rlvr.verifiers.math.vocab import REVISION_WORDS
 
 _LABELS = (
     *ASIDE_OPENERS,

@@ -126,7 +126,7 @@ _NEGATED_FRAME_RE = re.compile(
     # a negated copula right before the value: `The sum cannot be`, `is not`, `n'est pas`, `ist nicht`, `不是`
     r"|(?:\b(?:cannot|can\s+not|could\s+not|must\s+not|may\s+not|will\s+not|would\s+not|never)|n't)\s+"
     r"(?:\w+\s+)?(?:be|equal|exceed)(?:\s+equal\s+to)?[\s$(]*\Z"
-    # (English `is not \\boxed{7}` is a qualified box: `vocab.QUALIFIERS_BEFORE_BOX`)
+    # (English `is not \\boxed{7}` is a qualified box: `answer_words.QUALIFIERS_BEFORE_BOX`)
     r"|n['\u2019](?:est|\u00e9tait)\s+pas(?:\s+\u00e9gale?\s+\u00e0)?[\s$(]*\Z|\b(?:ist|sind|war)\s+nicht(?:\s+gleich)?[\s$(]*\Z"
     r"|\bno\s+(?:es|son|era)(?:\s+igual\s+a)?[\s$(]*\Z|\bn\u00e3o\s+(?:\u00e9|s\u00e3o|era)[\s$(]*\Z|\bnon\s+\u00e8[\s$(]*\Z"
     r"|\b\u043d\u0435\s+(?:\u0440\u0430\u0432\w*\s*)?[\s$(]*\Z|\u4e0d(?:\u662f|\u7b49\u4e8e)[\s$(]*\Z",  # не (равно) 不是 不等于

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.answer_words import QUALIFIERS_AFTER_BOX, QUALIFIERS_BEFORE_BOX
 from rlvr.verifiers.math.assertion import revised_after_withdrawal
 from rlvr.verifiers.math.atoms import _PLAIN_NUMBER_RE, Extraction
 from rlvr.verifiers.math.boxes import (
@@ -25,12 +26,7 @@ from rlvr.verifiers.math.phrases import (
     _phrase_answer_after,
     _revised_value,
 )
-from rlvr.verifiers.math.vocab import (
-    APPROXIMATORS,
-    NUMBER_WORDS,
-    QUALIFIERS_AFTER_BOX,
-    QUALIFIERS_BEFORE_BOX,
-)
+from rlvr.verifiers.math.vocab import APPROXIMATORS, NUMBER_WORDS
 
 # the words that end the box's own sentence, no value among them (`$ façons.`, ` ways to do it.`)
 _SENTENCE_TAIL_RE = re.compile(

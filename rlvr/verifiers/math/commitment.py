@@ -9,7 +9,7 @@ whatever the gold), unless a later revision settles it ("Wait, is it 7? No, 8.")
 
 `screen` removes from the text after a commitment what cannot revise it (checks, sections, rejected values)
 and the hedging sentences, and reports the values those hedges offered; the extractor then looks for a
-revision in what is left. The vocabulary is `vocab.py`'s.
+revision in what is left. The vocabulary is `vocab.py`'s and `answer_words.py`'s.
 """
 
 from __future__ import annotations
@@ -17,50 +17,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rlvr.verifiers.math.phrase_words import CHECK_LABELS, CHECK_LABELS_GLUED
-from rlvr.verifiers.math.vocab import (
+from rlvr.verifiers.math.answer_words import (
     ATTRIBUTIONS,
-    CHECK_CUES,
-    CHECK_REPORTS,
     DENIAL_CUES,
-    ERROR_WORDS,
-    EXAMPLE_CUES,
     HEDGE_MARKERS,
-    HEDGES,
-    NUMBER_WORDS,
     PITFALL_WORDS,
     REJECTION_PREDICATES,
-    REVISION_WORDS,
-    SECTION_TITLES,
     UNCERTAINTY_PHRASES,
 )
-from rlvr.verifiers.math.withdrawal import FAILURE_MARKS
+from rlvr.verifiers.math.checks import (
+    _PARAGRAPH_RE,
+    drop_check_lines,
+    drop_checks,
+    drop_sections,
+    stated_values,
+)
+from rlvr.verifiers.math.vocab import (
+    HEDGES,
+    NUMBER_WORDS,
+    REVISION_WORDS,
+)
 
-_CHECK_CUE_RE = re.compile(r"\b(?:" + "|".join(CHECK_CUES) + r")\b", re.IGNORECASE)
-_EXAMPLE_CUE_RE = re.compile(r"\b(?:" + "|".join(EXAMPLE_CUES) + r")(?!\w)", re.IGNORECASE)
-_INSTANCE_RE = re.compile(
-    r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d|\b(?:smaller|small|special|simple)\s+case"
-)
-_CHECK_END_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS + ERROR_WORDS) + r")\b|\bno,", re.IGNORECASE)
-_SENTENCE_END_RE = re.compile(r"(?<!\d)\.(?:\s|$)|\n")
-_PARAGRAPH_RE = re.compile(r"\n\s*\n")
-# a section after the answer that explains or remarks on it: `## Explanation`, `*Verification:*`, `(Note: ...)`
-_TITLES = "(?:" + "|".join(SECTION_TITLES) + ")s?"
-_SECTION_RE = re.compile(
-    r"(?:^|\n)[ \t]*(?:#+[ \t]*|\*{1,2}|__?|\|[ \t]*)?" + _TITLES + r"\b"  # a heading, a table row
-    r"|(?:^|[.!?,{]\s*|\(\s*)[\"']?" + _TITLES + r"[\"']?\s*:",  # `Note: ...`, `(Note: ...)`, `"note": ...`
-    re.IGNORECASE,
-)
-# a value in a sentence: a box, a math span, a number, a number word
-_VALUE_RE = re.compile(
-    r"\\(?:boxed|fbox)\s*\{(?P<box>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"
-    r"|\$(?P<span>[^$]+)\$"
-    r"|(?<![\w.])(?P<num>-?\d+(?:\.\d+)?)(?![\w.]*\d)"
-    r"|\b(?P<word>"
-    + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
-    + r")\b",
-    re.IGNORECASE,
-)
 _LABEL_RE = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
 # a clause: up to a sentence end, a semicolon or a line break (a period inside `2.5` or `e.g.` ends nothing)
 _CLAUSE_RE = re.compile(r"(?:[^.!?;\n]|\.(?=\S))*(?:[.!?;]+|\n|$)")
@@ -107,144 +84,6 @@ _PARALLEL_RE = re.compile(
     r"^[\s(*#]*(?:if|when|case|also|otherwise|alternative(?:ly)?|answer\s+[A-Z0-9]\b|(?:for|in)\s+part)\b",
     re.IGNORECASE,
 )
-# a report that a check was done ("I verified by plugging in: ..."): what it computes is the check's
-_REPORT_RE = re.compile(r"\b(?:" + "|".join(CHECK_REPORTS) + r")\b", re.IGNORECASE)
-
-
-def drop_checks(after: str) -> str:
-    """`after` (what follows a committed answer) without its checks: the numbers of a check are not a new answer.
-
-    A check tests the answer on an instance: a check word (`verify`, `check`, `plug in`, ...) whose sentence sets
-    a variable to a value (`with n = 10`, `for x = 2`) or names a small case, or an example word (`for example`,
-    `e.g.`). It runs to the end of its paragraph, or up to a revision or error word (`wait`, `wrong`, ...),
-    after which the text may revise the answer again. A recheck of the problem itself ("let me recheck: 3 + 4 is
-    7") tests no instance, so it may revise; an answer phrase is a commitment and is never dropped by callers.
-    """
-    out: list[str] = []
-    pos = look = 0  # text before `pos` is settled; cues are searched from `look`
-    # the next example and report cues at or after `look`, searched again only once `look` passes them: a search
-    # per check cue would rescan the rest of the text each time (10,000 `Check n:` lines took minutes)
-    cues: dict[re.Pattern[str], re.Match[str] | None] = {}
-
-    def next_cue(pattern: re.Pattern[str]) -> re.Match[str] | None:
-        if pattern not in cues or (cues[pattern] is not None and cues[pattern].start() < look):  # type: ignore[union-attr]
-            cues[pattern] = pattern.search(after, look)
-        return cues[pattern]
-
-    while True:
-        check = _CHECK_CUE_RE.search(after, look)
-        example = next_cue(_EXAMPLE_CUE_RE) or next_cue(_REPORT_RE)
-        if example is not None and (check is None or example.start() <= check.start()):
-            cue = example
-        elif check is not None:
-            end = _SENTENCE_END_RE.search(after, check.end())
-            if not _INSTANCE_RE.search(after, check.end(), end.start() if end else len(after)):
-                look = check.end()  # no instance: not a check (yet); look further
-                continue
-            cue = check
-        else:
-            out.append(after[pos:])
-            return "".join(out)
-        paragraph = _PARAGRAPH_RE.search(after, cue.end())
-        stop = paragraph.start() if paragraph else len(after)
-        correction = _CHECK_END_RE.search(after, cue.end(), stop)
-        stop = correction.start() if correction else stop
-        out.append(after[pos : cue.start()] + " ")
-        pos = look = stop
-
-
-def drop_sections(after: str) -> str:
-    """`after` without its explaining sections (`## Explanation`, `Note:`, `Remark:`): they explain, not answer.
-
-    A section runs to the end of the reply, unless a later paragraph revises or calls something wrong
-    (`Check 1: ...\n\nScratch all that; 13 is wrong.`): what the reply says after its checks is read again."""
-    out: list[str] = []
-    pos = 0
-    while (section := _SECTION_RE.search(after, pos)) is not None:
-        out.append(after[pos : section.start()] + " ")
-        pos = len(after)
-        for paragraph in _PARAGRAPH_RE.finditer(after, section.end()):
-            following = _PARAGRAPH_RE.search(after, paragraph.end())
-            if _CHECK_END_RE.search(after, paragraph.end(), following.start() if following else len(after)):
-                pos = paragraph.end()
-                break
-    return "".join(out) + after[pos:]
-
-
-# a check line: one that a check label of any language opens, with a colon (`Verificare: ...`, `**검산:** ...`;
-# one word may come before it: `Quick check:`), or a statement marked as verified at its end (`$2x = 12$ ✓`)
-_ANY_CHECK_LABEL = (
-    r"(?:[^\W\d_]+[ \t]+)?(?:(?:"
-    + "|".join(CHECK_LABELS)
-    + r")(?![^\W\d_])|"
-    + "|".join(CHECK_LABELS_GLUED)
-    + ")"
-)
-_CHECK_LABEL_RE = re.compile(
-    r"^[ \t>*#_\-]*" + _ANY_CHECK_LABEL + r"[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|[\u2014\u2013\-](?=[ \t]))",
-    re.IGNORECASE,
-)
-# a heading that is a check label alone (`### Verificare`, `**Проверка**`): a check section runs from it
-_CHECK_HEADING_RE = re.compile(
-    r"^[ \t]*(?:#+[ \t]*|\*\*|__)"
-    + _ANY_CHECK_LABEL
-    + r"[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a]?[ \t]*(?:\*\*|__)?[ \t]*$",
-    re.IGNORECASE | re.MULTILINE,
-)
-_CHECK_MARK_RE = re.compile(
-    r"[\u2713\u2714\u2705\u2611]\ufe0f?[\s*_]*\Z"
-)  # `✔️`: an emoji selector may follow
-# what a passed check never holds: a failed mark, a box, a revision or error word (`Check: 3 + 5 = 8 ✗, wait`)
-_NOT_PASSED_RE = re.compile(f"[{FAILURE_MARKS}]" + r"|\\(?:boxed|fbox)\b|\banswer\b", re.IGNORECASE)
-
-
-def check_line(line: str, labelled_only: bool = False) -> bool:
-    """Whether `line` is a passed check of an answer (see above): it states no new answer. A check that finds
-    an error, holds a box or names the answer is no plain check: what it says may revise."""
-    if _NOT_PASSED_RE.search(line) or _CHECK_END_RE.search(line):
-        return False
-    return bool(_CHECK_LABEL_RE.match(line) or (not labelled_only and _CHECK_MARK_RE.search(line)))
-
-
-def drop_check_lines(after: str) -> str:
-    """`after` (what follows a committed answer) with its check lines blanked: their values are checked, not
-    stated as a new answer (`Răspuns: $1275$\\n\\nVerificare: $50\\cdot 51 = 2550$ ✓`)."""
-    return "\n".join(" " * len(line) if check_line(line) else line for line in after.split("\n"))
-
-
-#: How many closing lines are read as checks: a reply ends with a few (each is searched for in what precedes it)
-_CLOSING_CHECKS = 20
-
-
-def checks_at_end_dropped(text: str) -> str:
-    """`text` without the check lines that close it, when a value stands before them: a reply that ends by
-    checking (`Răspuns: $1275$\\n\\nVerificare: $50\\cdot 51 = 2550$ ✓`) answers with what it checked (lines with
-    no number after a check, `Sper că ajută!`, go with it). A line only marked ✓ checks when the value it arrives
-    at was stated before it; `2x = 8\\nx = 4 ✓` states 4 first there: that line is the answer, marked."""
-    digit = re.search(r"\d", text)
-    kept, dropped = text.rstrip(), False
-    heading = next(reversed(list(_CHECK_HEADING_RE.finditer(text))), None)  # its section closes the reply
-    if heading is not None and digit is not None and digit.start() < heading.start():
-        section = text[heading.end() :]
-        if not (_NOT_PASSED_RE.search(section) or _CHECK_END_RE.search(section)):
-            kept, dropped = text[: heading.start()].rstrip(), True
-    for _ in range(_CLOSING_CHECKS):
-        start = kept.rfind("\n") + 1
-        line, before = kept[start:], kept[:start].rstrip()
-        if digit is None or digit.start() >= len(before):
-            break  # no value before this line
-        if not check_line(line):
-            if re.search(r"\d", line):
-                break  # a line that states a value: what the reply ends on
-            kept = before  # `Sper că ajută!`: no value, no statement of one
-            continue
-        if not _CHECK_LABEL_RE.match(line):
-            arrived = _values(line)
-            value = arrived[-1][2] if arrived else ""
-            if not value or not re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w.]*\d)", before):
-                break
-        kept, dropped = before, True
-    return kept if dropped else text
 
 
 @dataclass
@@ -255,19 +94,6 @@ class Screened:
     hedged: list[str] = field(default_factory=list)
     settled: bool = False  # a revision opener with a value follows the last hedge ("... 7? No, 8.")
     withdrawn: bool = False  # the committed value itself is said to be wrong ("8 is wrong")
-
-
-def _values(clause: str) -> list[tuple[int, int, str]]:
-    """(start, end, value) of each value a clause states (`$n = 7$` states 7, `$2^3 = 8$` states 8)."""
-    out = []
-    for m in _VALUE_RE.finditer(clause):
-        if m.group("word"):
-            value = NUMBER_WORDS[m.group("word").lower()]
-        else:
-            value = (m.group("box") or m.group("span") or m.group("num")).strip()
-            value = value.rsplit("=", 1)[-1] if "=" in value else value  # `$2^3 = 8$` arrives at 8
-        out.append((m.start(), m.end(), value.strip()))
-    return out
 
 
 def rejected_after(rest: str) -> bool:
@@ -371,7 +197,7 @@ def rederivations(after: str, committed: str) -> tuple[str, list[str]]:
             continue
         paragraph = _PARAGRAPH_RE.search(after, m.end())
         end = paragraph.start() if paragraph else len(after)
-        arrived = _values(after[m.end() : end])
+        arrived = stated_values(after[m.end() : end])
         if not arrived:
             continue
         if not same_value(arrived[-1][2], committed) and arrived[-1][2] not in offered:
@@ -419,7 +245,9 @@ def screen(after: str, committed: str) -> Screened:
     for both in _BOTH_ACCEPTED_RE.finditer(
         after
     ):  # `Note: both 15 and 12 should be accepted.`, in a note too
-        hedged += [v for _, _, v in _values(both.group()) if not same_value(v, committed) and v not in hedged]
+        hedged += [
+            v for _, _, v in stated_values(both.group()) if not same_value(v, committed) and v not in hedged
+        ]
     last_hedge = -1
     withdrawn = False
     length = 0  # of the screened text so far
@@ -429,7 +257,7 @@ def screen(after: str, committed: str) -> Screened:
             out.append(clause)
             length += len(clause)
             continue
-        found = _values(clause)
+        found = stated_values(clause)
         kept = []
         pitfall = _PITFALL_RE.search(clause)
         for s, e, v in found:
@@ -456,7 +284,8 @@ def screen(after: str, committed: str) -> Screened:
         length += len(clause)
     screened = "".join(out)
     settled = last_hedge >= 0 and any(
-        _OPENER_RE.match(c.group()) and _values(c.group()) for c in _CLAUSE_RE.finditer(screened[last_hedge:])
+        _OPENER_RE.match(c.group()) and stated_values(c.group())
+        for c in _CLAUSE_RE.finditer(screened[last_hedge:])
     )
     return Screened(screened, hedged, settled, withdrawn)
 

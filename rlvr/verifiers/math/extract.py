@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.answer_words import ASIDE_OPENERS, ASIDE_TAILS, COPULAS, SUBORDINATORS
 from rlvr.verifiers.math.asides import asides_unboxed
 from rlvr.verifiers.math.assertion import (
     after_supposition,
@@ -46,6 +47,7 @@ from rlvr.verifiers.math.boxes import (
     last_boxed,
     outer_boxes,
 )
+from rlvr.verifiers.math.checks import _SECTION_RE, checks_at_end_dropped
 from rlvr.verifiers.math.closing import (
     bold_closing,
     closing_result,
@@ -54,14 +56,7 @@ from rlvr.verifiers.math.closing import (
     stated_after_formula,
 )
 from rlvr.verifiers.math.code_blocks import read_code
-from rlvr.verifiers.math.commitment import (
-    _SECTION_RE,
-    checks_at_end_dropped,
-    guess_contested,
-    rejected_after,
-    same_value,
-    screen,
-)
+from rlvr.verifiers.math.commitment import guess_contested, rejected_after, same_value, screen
 from rlvr.verifiers.math.contested import contested
 from rlvr.verifiers.math.formula_pairs import also_assigned, assignments_joined, labelled_beside
 from rlvr.verifiers.math.markup import asides_removed, money_dollars, struck_out, table_total
@@ -83,14 +78,7 @@ from rlvr.verifiers.math.phrases import (
 )
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
-from rlvr.verifiers.math.vocab import (
-    ASIDE_OPENERS,
-    ASIDE_TAILS,
-    COPULAS,
-    NUMBER_WORDS,
-    SCALES,
-    SUBORDINATORS,
-)
+from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALES
 
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
 

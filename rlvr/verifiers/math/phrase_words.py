@@ -104,7 +104,7 @@ FOREIGN_AND = (
 )  # fmt: skip
 #: Labels of a check line in every language the answer labels are read in (`Verificare: $50\cdot 51 = 2550$ ✓`,
 #: `Probe:`, `Проверка:`, `검산:`, `验算：`): a line they open checks the answer, it states no new one
-#: (`commitment.check_line`); then the labels of scripts written without spaces.
+#: (`checks.check_line`); then the labels of scripts written without spaces.
 CHECK_LABELS = (
     "check", "checking", "verification", "verify", r"double[- ]check", "probe", r"überprüfung", "kontrolle",
     r"prüfung", r"v[ée]rification", r"verificaci[óo]n", r"comprobaci[óo]n", r"verifica[çc][ãa]o", "verifica",
@@ -131,7 +131,7 @@ CHECK_LABELS_GLUED = (
     "ตรวจสอบ",
 )
 #: `maybe` and `could also be` in other languages (nl sv de fr es it pt ru pl tr id hu fi cs ro ja ko): a clause
-#: with one offers its values as possibilities, as `vocab.HEDGE_MARKERS` do in English.
+#: with one offers its values as possibilities, as `answer_words.HEDGE_MARKERS` do in English.
 FOREIGN_HEDGES = (
     "misschien", r"kan\s+(?:het\s+)?ook", "kanske", r"kan\s+också", "vielleicht", r"könnte\s+auch", r"peut-être",
     r"pourrait\s+aussi", r"quizás?", r"tal\s+vez", r"podría\s+ser", "forse", r"potrebbe\s+essere", "talvez",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.commitment import check_line
+from rlvr.verifiers.math.checks import check_line
 from rlvr.verifiers.math.vocab import ERROR_WORDS
 
 _THINK_OPEN_RE = re.compile(r"<think>", re.IGNORECASE)

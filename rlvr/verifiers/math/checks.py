@@ -1,0 +1,199 @@
+"""The checks and explaining sections after a committed answer: the values they compute are not a new answer.
+
+A reply may verify its answer on an instance ("let me check with n = 10: 15"), close on check lines
+(`Verificare: $50\\cdot 51 = 2550$ ✓`) or explain it in a section (`## Explanation`, `Note:`). `drop_checks`,
+`drop_sections` and `checks_at_end_dropped` remove them so that only what could revise the answer is read
+(split from `commitment.py`, which screens the rest)."""
+
+from __future__ import annotations
+
+import re
+
+from rlvr.verifiers.math.answer_words import SECTION_TITLES
+from rlvr.verifiers.math.phrase_words import CHECK_LABELS, CHECK_LABELS_GLUED
+from rlvr.verifiers.math.vocab import (
+    CHECK_CUES,
+    CHECK_REPORTS,
+    ERROR_WORDS,
+    EXAMPLE_CUES,
+    NUMBER_WORDS,
+    REVISION_WORDS,
+)
+from rlvr.verifiers.math.withdrawal import FAILURE_MARKS
+
+_CHECK_CUE_RE = re.compile(r"\b(?:" + "|".join(CHECK_CUES) + r")\b", re.IGNORECASE)
+_EXAMPLE_CUE_RE = re.compile(r"\b(?:" + "|".join(EXAMPLE_CUES) + r")(?!\w)", re.IGNORECASE)
+_INSTANCE_RE = re.compile(
+    r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d|\b(?:smaller|small|special|simple)\s+case"
+)
+_CHECK_END_RE = re.compile(r"\b(?:" + "|".join(REVISION_WORDS + ERROR_WORDS) + r")\b|\bno,", re.IGNORECASE)
+_SENTENCE_END_RE = re.compile(r"(?<!\d)\.(?:\s|$)|\n")
+_PARAGRAPH_RE = re.compile(r"\n\s*\n")
+# a section after the answer that explains or remarks on it: `## Explanation`, `*Verification:*`, `(Note: ...)`
+_TITLES = "(?:" + "|".join(SECTION_TITLES) + ")s?"
+_SECTION_RE = re.compile(
+    r"(?:^|\n)[ \t]*(?:#+[ \t]*|\*{1,2}|__?|\|[ \t]*)?" + _TITLES + r"\b"  # a heading, a table row
+    r"|(?:^|[.!?,{]\s*|\(\s*)[\"']?" + _TITLES + r"[\"']?\s*:",  # `Note: ...`, `(Note: ...)`, `"note": ...`
+    re.IGNORECASE,
+)
+# a value in a sentence: a box, a math span, a number, a number word
+_VALUE_RE = re.compile(
+    r"\\(?:boxed|fbox)\s*\{(?P<box>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"
+    r"|\$(?P<span>[^$]+)\$"
+    r"|(?<![\w.])(?P<num>-?\d+(?:\.\d+)?)(?![\w.]*\d)"
+    r"|\b(?P<word>"
+    + "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+# a report that a check was done ("I verified by plugging in: ..."): what it computes is the check's
+_REPORT_RE = re.compile(r"\b(?:" + "|".join(CHECK_REPORTS) + r")\b", re.IGNORECASE)
+
+
+def stated_values(clause: str) -> list[tuple[int, int, str]]:
+    """(start, end, value) of each value a clause states (`$n = 7$` states 7, `$2^3 = 8$` states 8)."""
+    out = []
+    for m in _VALUE_RE.finditer(clause):
+        if m.group("word"):
+            value = NUMBER_WORDS[m.group("word").lower()]
+        else:
+            value = (m.group("box") or m.group("span") or m.group("num")).strip()
+            value = value.rsplit("=", 1)[-1] if "=" in value else value  # `$2^3 = 8$` arrives at 8
+        out.append((m.start(), m.end(), value.strip()))
+    return out
+
+
+def drop_checks(after: str) -> str:
+    """`after` (what follows a committed answer) without its checks: the numbers of a check are not a new answer.
+
+    A check tests the answer on an instance: a check word (`verify`, `check`, `plug in`, ...) whose sentence sets
+    a variable to a value (`with n = 10`, `for x = 2`) or names a small case, or an example word (`for example`,
+    `e.g.`). It runs to the end of its paragraph, or up to a revision or error word (`wait`, `wrong`, ...),
+    after which the text may revise the answer again. A recheck of the problem itself ("let me recheck: 3 + 4 is
+    7") tests no instance, so it may revise; an answer phrase is a commitment and is never dropped by callers.
+    """
+    out: list[str] = []
+    pos = look = 0  # text before `pos` is settled; cues are searched from `look`
+    # the next example and report cues at or after `look`, searched again only once `look` passes them: a search
+    # per check cue would rescan the rest of the text each time (10,000 `Check n:` lines took minutes)
+    cues: dict[re.Pattern[str], re.Match[str] | None] = {}
+
+    def next_cue(pattern: re.Pattern[str]) -> re.Match[str] | None:
+        if pattern not in cues or (cues[pattern] is not None and cues[pattern].start() < look):  # type: ignore[union-attr]
+            cues[pattern] = pattern.search(after, look)
+        return cues[pattern]
+
+    while True:
+        check = _CHECK_CUE_RE.search(after, look)
+        example = next_cue(_EXAMPLE_CUE_RE) or next_cue(_REPORT_RE)
+        if example is not None and (check is None or example.start() <= check.start()):
+            cue = example
+        elif check is not None:
+            end = _SENTENCE_END_RE.search(after, check.end())
+            if not _INSTANCE_RE.search(after, check.end(), end.start() if end else len(after)):
+                look = check.end()  # no instance: not a check (yet); look further
+                continue
+            cue = check
+        else:
+            out.append(after[pos:])
+            return "".join(out)
+        paragraph = _PARAGRAPH_RE.search(after, cue.end())
+        stop = paragraph.start() if paragraph else len(after)
+        correction = _CHECK_END_RE.search(after, cue.end(), stop)
+        stop = correction.start() if correction else stop
+        out.append(after[pos : cue.start()] + " ")
+        pos = look = stop
+
+
+def drop_sections(after: str) -> str:
+    """`after` without its explaining sections (`## Explanation`, `Note:`, `Remark:`): they explain, not answer.
+
+    A section runs to the end of the reply, unless a later paragraph revises or calls something wrong
+    (`Check 1: ...\n\nScratch all that; 13 is wrong.`): what the reply says after its checks is read again."""
+    out: list[str] = []
+    pos = 0
+    while (section := _SECTION_RE.search(after, pos)) is not None:
+        out.append(after[pos : section.start()] + " ")
+        pos = len(after)
+        for paragraph in _PARAGRAPH_RE.finditer(after, section.end()):
+            following = _PARAGRAPH_RE.search(after, paragraph.end())
+            if _CHECK_END_RE.search(after, paragraph.end(), following.start() if following else len(after)):
+                pos = paragraph.end()
+                break
+    return "".join(out) + after[pos:]
+
+
+# a check line: one that a check label of any language opens, with a colon (`Verificare: ...`, `**검산:** ...`;
+# one word may come before it: `Quick check:`), or a statement marked as verified at its end (`$2x = 12$ ✓`)
+_ANY_CHECK_LABEL = (
+    r"(?:[^\W\d_]+[ \t]+)?(?:(?:"
+    + "|".join(CHECK_LABELS)
+    + r")(?![^\W\d_])|"
+    + "|".join(CHECK_LABELS_GLUED)
+    + ")"
+)
+_CHECK_LABEL_RE = re.compile(
+    r"^[ \t>*#_\-]*" + _ANY_CHECK_LABEL + r"[ \t]*(?:\*\*|__)?[ \t]*(?:[:\uff1a]|[\u2014\u2013\-](?=[ \t]))",
+    re.IGNORECASE,
+)
+# a heading that is a check label alone (`### Verificare`, `**Проверка**`): a check section runs from it
+_CHECK_HEADING_RE = re.compile(
+    r"^[ \t]*(?:#+[ \t]*|\*\*|__)"
+    + _ANY_CHECK_LABEL
+    + r"[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a]?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_CHECK_MARK_RE = re.compile(
+    r"[\u2713\u2714\u2705\u2611]\ufe0f?[\s*_]*\Z"
+)  # `✔️`: an emoji selector may follow
+# what a passed check never holds: a failed mark, a box, a revision or error word (`Check: 3 + 5 = 8 ✗, wait`)
+_NOT_PASSED_RE = re.compile(f"[{FAILURE_MARKS}]" + r"|\\(?:boxed|fbox)\b|\banswer\b", re.IGNORECASE)
+
+
+def check_line(line: str, labelled_only: bool = False) -> bool:
+    """Whether `line` is a passed check of an answer (see above): it states no new answer. A check that finds
+    an error, holds a box or names the answer is no plain check: what it says may revise."""
+    if _NOT_PASSED_RE.search(line) or _CHECK_END_RE.search(line):
+        return False
+    return bool(_CHECK_LABEL_RE.match(line) or (not labelled_only and _CHECK_MARK_RE.search(line)))
+
+
+def drop_check_lines(after: str) -> str:
+    """`after` (what follows a committed answer) with its check lines blanked: their values are checked, not
+    stated as a new answer (`Răspuns: $1275$\\n\\nVerificare: $50\\cdot 51 = 2550$ ✓`)."""
+    return "\n".join(" " * len(line) if check_line(line) else line for line in after.split("\n"))
+
+
+#: How many closing lines are read as checks: a reply ends with a few (each is searched for in what precedes it)
+_CLOSING_CHECKS = 20
+
+
+def checks_at_end_dropped(text: str) -> str:
+    """`text` without the check lines that close it, when a value stands before them: a reply that ends by
+    checking (`Răspuns: $1275$\\n\\nVerificare: $50\\cdot 51 = 2550$ ✓`) answers with what it checked (lines with
+    no number after a check, `Sper că ajută!`, go with it). A line only marked ✓ checks when the value it arrives
+    at was stated before it; `2x = 8\\nx = 4 ✓` states 4 first there: that line is the answer, marked."""
+    digit = re.search(r"\d", text)
+    kept, dropped = text.rstrip(), False
+    heading = next(reversed(list(_CHECK_HEADING_RE.finditer(text))), None)  # its section closes the reply
+    if heading is not None and digit is not None and digit.start() < heading.start():
+        section = text[heading.end() :]
+        if not (_NOT_PASSED_RE.search(section) or _CHECK_END_RE.search(section)):
+            kept, dropped = text[: heading.start()].rstrip(), True
+    for _ in range(_CLOSING_CHECKS):
+        start = kept.rfind("\n") + 1
+        line, before = kept[start:], kept[:start].rstrip()
+        if digit is None or digit.start() >= len(before):
+            break  # no value before this line
+        if not check_line(line):
+            if re.search(r"\d", line):
+                break  # a line that states a value: what the reply ends on
+            kept = before  # `Sper că ajută!`: no value, no statement of one
+            continue
+        if not _CHECK_LABEL_RE.match(line):
+            arrived = stated_values(line)
+            value = arrived[-1][2] if arrived else ""
+            if not value or not re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w.]*\d)", before):
+                break
+        kept, dropped = before, True
+    return kept if dropped else text
