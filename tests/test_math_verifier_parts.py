@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from rlvr.verifiers.math import evaluate as ev
-from rlvr.verifiers.math.extract import extract_answer, extract_gold, last_boxed
+from rlvr.verifiers.math.extract import extract_answer, last_boxed
+from rlvr.verifiers.math.gold import extract_gold
 from rlvr.verifiers.math.latex import LatexParseError, parse_latex
 from rlvr.verifiers.math.normalize import canonical_text, normalize_answer
 from rlvr.verifiers.math.shapes import Equation, Interval, Relation, Seq, Text

@@ -42,8 +42,8 @@ import re
 
 from rlvr.verifiers.math.boxes import outer_boxes
 from rlvr.verifiers.math.languages import WITHOUT_WOULD
+from rlvr.verifiers.math.truncation import declared_unfinished
 from rlvr.verifiers.math.withdrawal import (
-    declared_unfinished,
     different_values,
     revised_after_withdrawal,  # noqa: F401  (read from here by box_context)
     withdrawal_end,

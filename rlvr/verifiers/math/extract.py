@@ -172,9 +172,6 @@ def _closing_remarks_dropped(tail: str) -> str:
     return tail[: sections[-1].start()]
 
 
-_GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$|^[^\w\\$]+$")
-
-
 _GLUED_OR_RE = re.compile(r"(?<=[)\]\d])or(?=[(\[A-Z])")
 
 
@@ -479,38 +476,3 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
         else:
             raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")
     return None
-
-
-# a short prose reference that ends by stating its answer in math: `... is $x$.`
-_STATED_GOLD_RE = re.compile(r"\b(?:is|are|equals)\s*:?\s*(?<!\\)\$[^$]+(?<!\\)\$\s*\.?\s*$")
-
-
-def extract_gold(text: str) -> str:
-    """The answer part of a reference: its last box or `####` answer if it has one, else all of it."""
-    text = undouble_backslashes(text)
-    boxes = outer_boxes(text)
-    if boxes and boxes[-1][2] is None:  # a reference cut off inside its box: the rest of it is the answer
-        return text[text.index("{", boxes[-1][0]) + 1 :].strip()
-    parts = [b[2] for b in boxes[-1:]]
-    for prev, nxt in zip(reversed(boxes[:-1]), reversed(boxes[1:])):
-        # `\boxed{1} papers and \boxed{2} bins`: a reference's parts, one box each, may name what they count
-        if prev[2] is None or not _GOLD_BOX_GAP_RE.match(text[prev[1] : nxt[0]]):
-            break
-        parts.append(prev[2])
-    boxed = last_boxed(text)
-    if len(parts) > 1 and boxed is not None and boxed.count(",") < len(parts) - 1:
-        return "(" + ", ".join(p for p in reversed(parts) if p) + ")"  # named parts keep their order
-    if boxed:
-        return boxed
-    found = _GSM8K_RE.findall(text)
-    if found:
-        return found[-1].strip()
-    if _STATED_GOLD_RE.search(text) and _is_prose(text):  # "the solution is $m \\in [\\sqrt2, \\infty)$"
-        answer = extract_answer(text)
-        if answer is not None and answer.answer.strip():
-            return answer.answer
-    if len(text) > 200 and _is_prose(text):  # a whole worked solution: its answer, found as in a completion
-        answer = extract_answer(text)
-        if answer is not None and answer.answer.strip():
-            return answer.answer
-    return text.strip()

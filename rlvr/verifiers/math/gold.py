@@ -1,4 +1,5 @@
-"""References: a gold answer parsed once into its text, unit and shape (or why it cannot be graded)."""
+"""References: the answer part of a gold text (`extract_gold`), parsed once into its text, unit and shape (or why
+it cannot be graded)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,50 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from rlvr.verifiers.math.atoms import _is_prose
+from rlvr.verifiers.math.boxes import last_boxed, outer_boxes
 from rlvr.verifiers.math.choice import option_with_value
 from rlvr.verifiers.math.config import MathVerifierConfig
-from rlvr.verifiers.math.extract import extract_gold
+from rlvr.verifiers.math.extract import _GSM8K_RE, extract_answer, undouble_backslashes
 from rlvr.verifiers.math.normalize import currency_unit, normalize_answer
 from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Text
 from rlvr.verifiers.math.structure import parse_answer, parse_choice
+
+# what may stand between two boxes of a reference that are its parts: `and`, a comma, a word (`papers and`)
+_GOLD_BOX_GAP_RE = re.compile(r"^\s*(?:[A-Za-z]+\s+)?(?:and|,)\s*$|^[^\w\\$]+$")
+# a short prose reference that ends by stating its answer in math: `... is $x$.`
+_STATED_GOLD_RE = re.compile(r"\b(?:is|are|equals)\s*:?\s*(?<!\\)\$[^$]+(?<!\\)\$\s*\.?\s*$")
+
+
+def extract_gold(text: str) -> str:
+    """The answer part of a reference: its last box or `####` answer if it has one, else all of it."""
+    text = undouble_backslashes(text)
+    boxes = outer_boxes(text)
+    if boxes and boxes[-1][2] is None:  # a reference cut off inside its box: the rest of it is the answer
+        return text[text.index("{", boxes[-1][0]) + 1 :].strip()
+    parts = [b[2] for b in boxes[-1:]]
+    for prev, nxt in zip(reversed(boxes[:-1]), reversed(boxes[1:])):
+        # `\boxed{1} papers and \boxed{2} bins`: a reference's parts, one box each, may name what they count
+        if prev[2] is None or not _GOLD_BOX_GAP_RE.match(text[prev[1] : nxt[0]]):
+            break
+        parts.append(prev[2])
+    boxed = last_boxed(text)
+    if len(parts) > 1 and boxed is not None and boxed.count(",") < len(parts) - 1:
+        return "(" + ", ".join(p for p in reversed(parts) if p) + ")"  # named parts keep their order
+    if boxed:
+        return boxed
+    found = _GSM8K_RE.findall(text)
+    if found:
+        return found[-1].strip()
+    if _STATED_GOLD_RE.search(text) and _is_prose(text):  # "the solution is $m \\in [\\sqrt2, \\infty)$"
+        answer = extract_answer(text)
+        if answer is not None and answer.answer.strip():
+            return answer.answer
+    if len(text) > 200 and _is_prose(text):  # a whole worked solution: its answer, found as in a completion
+        answer = extract_answer(text)
+        if answer is not None and answer.answer.strip():
+            return answer.answer
+    return text.strip()
 
 
 @dataclass(frozen=True)

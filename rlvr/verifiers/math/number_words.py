@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from rlvr.verifiers.math.numerals import cjk_number, foreign_number
+from rlvr.verifiers.math.foreign_words import foreign_number
+from rlvr.verifiers.math.numerals import cjk_number
 from rlvr.verifiers.math.vocab import NUMBER_WORDS, ORDINALS
 
 __all__ = ["cjk_number", "foreign_number", "number_from_words"]  # numerals of other languages: `numerals.py`

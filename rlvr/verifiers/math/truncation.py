@@ -1,7 +1,8 @@
 """Replies cut off before they committed to an answer: at the token limit mid-sentence, or inside a `<think>`
 block that was never closed. Such a reply has no answer unless a box or an answer phrase already stated one:
 the last number of unfinished reasoning is a draft (`... $60 \\times 2 = 120$ km. Then it slows to`), and
-rewarding it would reward stopping anywhere after any right-looking intermediate value.
+rewarding it would reward stopping anywhere after any right-looking intermediate value. A reply that says it
+did not finish (`I ran out of time before finishing.`) has no answer either (`declared_unfinished`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 
 from rlvr.verifiers.math.checks import check_line
 from rlvr.verifiers.math.vocab import ERROR_WORDS
+from rlvr.verifiers.math.withdrawal import _SENTENCES_RE, _VALUE_RE
 
 _THINK_OPEN_RE = re.compile(r"<think>", re.IGNORECASE)
 _THINK_CLOSE_RE = re.compile(r"</think>", re.IGNORECASE)
@@ -120,3 +122,41 @@ def cut_in_check(text: str) -> str | None:
     value = formulas[-1].replace(" ", "")  # the last one stated before the check, or its right side
     restating = opened != value and any(v.startswith(opened) for v in {value, value.rsplit("=", 1)[-1]})
     return before if opened and restating else None
+
+
+_FORMULA_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[")
+# a declaration that the reply has no answer: it ran out of time, could not solve, has not derived or computed it
+_UNABLE = (
+    r"could\s+not|couldn't|cannot|can't|can\s+not|was\s+unable\s+to|am\s+unable\s+to|were\s+unable\s+to"
+    r"|(?:was|am|were)\s+not\s+able\s+to|wasn't\s+able\s+to|weren't\s+able\s+to|failed\s+to"
+    r"|(?:have\s+not|haven't)\s+been\s+able\s+to|did\s+not\s+manage\s+to|didn't\s+manage\s+to|did\s+not|didn't"
+)
+_UNFINISHED_RE = re.compile(
+    r"\b(?:i|we)\s+(?:have\s+|had\s+)?r[au]n\s+out\s+of\s+(?:time|space|tokens|room)"
+    r"|\b(?:i|we)\s+(?:"
+    + _UNABLE
+    + r")\s+(?:fully\s+|yet\s+)?(?:solve|finish|complete|determine|derive|compute"
+    r"|calculate|work\s+(?:it\s+)?out|figure\s+(?:it\s+)?out)\b"
+    r"|\b(?:i|we)\s+(?:have\s+not|haven't|had\s+not|hadn't)\s+(?:yet\s+)?(?:solved|finished|completed|derived"
+    r"|computed|calculated|determined|worked\s+(?:it\s+)?out|figured\s+(?:it\s+)?out)\b"
+    r"|\bbefore\s+(?:finishing|completing)\b|\b(?:i|we)\s+give\s+up\b"
+    r"|\b(?:my|this|the)\s+(?:solution|computation|answer|work)\s+is\s+(?:incomplete|unfinished)\b",
+    re.IGNORECASE,
+)
+
+
+def declared_unfinished(text: str) -> bool:
+    """Whether a sentence after the reply's last value declares that it has no answer (`I ran out of time
+    before finishing.`, `I could not solve this problem.`, `I have not derived it.`): then no value answers.
+    (Not being able to check, `I could not verify it`, is doubt: it withdraws nothing.)"""
+    declared = stated = -1
+    for i, m in enumerate(_SENTENCES_RE.finditer(text)):
+        sentence = m.group()
+        said = _UNFINISHED_RE.search(sentence)
+        if said is None:
+            stated = i if _VALUE_RE.search(sentence) else stated
+        elif _FORMULA_RE.search(sentence, said.end()):
+            stated = i  # `I could not solve it by factoring, so the formula gives $\\boxed{7}$.`
+        else:
+            declared = i  # (a bare number in it names a step: `before finishing step 3`)
+    return declared > stated
