@@ -344,10 +344,18 @@ def test_boxes_of_labelled_parts_answer_in_order(verifier: MathVerifier, pred: s
         "(i) We get $\\boxed{5}$.\n(iii) Then $\\boxed{14}$.",
         "So $\\boxed{3}$.\n(a) We get $\\boxed{5}$.\n(b) Then $\\boxed{14}$.",  # a box before the first part
         "(a) We get $\\boxed{5}$, or $\\boxed{6}$.\n(b) Then $\\boxed{14}$.",  # a part with two values
-        "(a) We get $5$.\n(b) Then $\\boxed{14}$.",  # a part with no box
     ],
 )
 def test_what_no_answer_in_parts_is(verifier: MathVerifier, pred: str) -> None:
     found = extract_answer(pred)
     assert found is None or found.method != "parts", found
     assert not verifier.verify(pred, "5, 14").passed
+
+
+def test_a_part_with_no_box_answers_only_against_a_gold_listing_the_parts(verifier: MathVerifier) -> None:
+    pred = "(a) We get $5$.\n(b) Then $\\boxed{14}$."
+    found = extract_answer(pred)
+    assert found is not None and found.method == "boxed"  # read alone, the reply boxes 14
+    expect_verdict(verifier, pred, "14", "correct")
+    expect_verdict(verifier, pred, "5, 14", "correct")  # (round 16: a gold listing the parts reads them all)
+    expect_verdict(verifier, pred, "14, 5", "wrong")

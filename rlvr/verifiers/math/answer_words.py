@@ -34,6 +34,10 @@ HEDGE_MARKERS = (
     r"second\s+(?:choice|guess|best|pick)",
     r"fall-?back",
     r"backup(?:\s+answer)?",
+    # a tolerance in words (`35, give or take one`, `more or less 35`, `35 or so`)
+    r"give\s+or\s+take",
+    r"more\s+or\s+less",
+    r"or\s+so",
     *FOREIGN_HEDGES,
     "alternatively",
     "alternative",
@@ -79,6 +83,9 @@ REMARK_TITLES = (
 SECTION_TITLES = (
     "explanation", "reasoning", *REMARK_TITLES, "check", "verification", "justification", "summary", "recap",
     "checklist", r"(?:key\s+)?takeaway",
+    # facts beside the problem (`### Related facts`, `Key concepts`, `See also`, `Fun fact`)
+    r"related\s+(?:facts?|results?|problems?|formulas?)", r"key\s+(?:concepts?|ideas?|facts?)", r"see\s+also",
+    r"fun\s+facts?", "extensions?", r"further\s+(?:reading|notes?)",
     # a section on the mistake to avoid (`**Why not $48?** A common mistake is ...`)
     r"why\s+not", r"common\s+(?:mistake|pitfall|error|trap)", "pitfall", r"watch\s+out",
 )  # fmt: skip

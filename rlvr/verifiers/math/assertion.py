@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.boxes import outer_boxes
-from rlvr.verifiers.math.languages import WITHOUT_WOULD
+from rlvr.verifiers.math.languages import SUPPOSE, WITHOUT_WOULD
 from rlvr.verifiers.math.truncation import declared_unfinished
 from rlvr.verifiers.math.withdrawal import (
     different_values,
@@ -101,7 +101,8 @@ _SUPPOSITION_OTHER_RE = re.compile(
     # it pl nl tr id/ms hu fi cs ro sv da/no (`Ammettiamo per assurdo che ...`, `Załóżmy, że ...`)
     r"|supponiamo|ammettiamo|per\s+assurdo|za\u0142\u00f3\u017cmy|stel\s+dat|veronderstel|varsayal\u0131m|misalkan"
     r"|andaikan|tegy\u00fck\s+fel|oletetaan|p\u0159edpokl\u00e1dejme|s\u0103\s+presupunem|anta\s+att|antag\s+at"
-    r"|anta\s+at)\b",  # ... предположим если допустим (not `se`: Spanish `Se obtiene 7` asserts)
+    r"|anta\s+at)\b"  # ... предположим если допустим (not `se`: Spanish `Se obtiene 7` asserts)
+    r"|" + SUPPOSE,  # (the openers of `languages.py`)
     re.IGNORECASE,
 )
 _CONSEQUENT_RE = re.compile(
@@ -339,6 +340,26 @@ _PLACEHOLDER_RE = re.compile(
 )
 
 
+# the answer's format, shown with an example value (an echoed prompt: `put your final answer within \\boxed{}. For
+# example: \\boxed{42}.`, `in the form \`Final Answer: $\\boxed{17}$\`` (replace 17 with your answer)`): a template
+_FORMAT_EXAMPLE_RE = re.compile(
+    r"(?:\b(?:put|write|give|present|enclose|format|state|wrap)\w*\b[^.\n]{0,60}?\b(?:answer|result)s?\b[^.\n]{0,40}?"
+    r"\b(?:in|within|as|like|using)\b|\bin\s+the\s+(?:form|format)\b|\b(?:answer\s+)?format\s*:"
+    r"|\b(?:for\s+example|e\.\s?g\.|example(?:\s+(?:output|answer|format))?)\s*:)[^.\n]*$",
+    re.IGNORECASE,
+)
+
+
+def format_example(text: str, start: int) -> bool:
+    """Whether the value at `start` shows the answer's format in an echoed instruction (see above)."""
+    lead = text[_sentence_opening(text, start) : start]
+    if _FORMAT_EXAMPLE_RE.search(lead) is None:
+        return False
+    return "\\boxed{}" in text[max(0, start - 400) : start] or bool(
+        re.search(r"\b(?:format|form|instruction|prompt|template|example)\b", lead, re.IGNORECASE)
+    )
+
+
 # an example or a hypothesis opening a conditional (`For example, if ...`, `Hypothetically, if ...`)
 _EXAMPLE_OPENER_RE = re.compile(
     r"(?:for\s+(?:example|instance)|e\.\s?g\.|say|hypothetically|in\s+theory|(?:one\s+|a\s+)?caveat\s*:"
@@ -442,6 +463,10 @@ def unasserted(text: str) -> str | None:
     answer = _answer_of(text[start:end])
     if _PLACEHOLDER_RE.fullmatch(answer.strip()):
         return "supposed"  # `I will present my answer as: \\boxed{\\text{ANSWER}}`: a template, not a value
+    if format_example(text, start):
+        return (
+            "supposed"  # `Format reminder: put your final answer in the form \`$\\boxed{17}$\``: a template
+        )
     in_sentence = not _JUDGED_AFTER_RE.match(
         post
     ) and any(  # (`7 fails.` is judged where it stands: rejected)

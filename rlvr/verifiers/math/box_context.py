@@ -214,39 +214,3 @@ def _hedged_last_box(text: str) -> str | None:
     if revised_between(text, prev_end, start) and not _THIRD_PARTY_RE.search(lead):
         return None  # `\\boxed{45}. I made an error above: ... The correct answer is \\boxed{35}.`
     return f"{_unbox(prev).strip()}, {_unbox(last).strip()}"
-
-
-# a part marker opening a line: `**(a)**`, `(b)`, `b)`, `(ii)`, `Part (b):`, `**Part 2.**`, `### Part 3`
-_PART_NAME = r"[a-h]|i{1,3}|iv|vi{0,3}"
-_PART_RE = re.compile(
-    r"^[ \t>#*_]*(?:\(?("
-    + _PART_NAME
-    + r")\)(?=[\s*_:.,])|part[ \t]*\(?("
-    + _PART_NAME
-    + r"|[1-9])\)?(?=[ \t*_:.\n]))",
-    re.IGNORECASE | re.MULTILINE,
-)
-# the parts in order, in each way they are counted (a bare `i)` is the ninth letter only after `h)`)
-_PART_ORDERS = ("abcdefgh", "123456789", ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii"))
-
-
-def part_boxes(text: str) -> str | None:
-    """The answer of a reply written in labelled parts with a box each (`**(a)** ... \\boxed{5}.\\n\\n**(b)** ...
-    \\boxed{14}.`): each part's box in the order of the parts, as a tuple `(5, 14)` (the parts are ordered: a
-    gold listing them is read in that order); None unless the markers run a, b, c... (1, 2, 3...; i, ii, iii...)
-    from the first, every box stands in a part and each part boxes one value."""
-    markers = list(_PART_RE.finditer(text))
-    names = [next(g for g in m.groups() if g is not None).lower() for m in markers]
-    if len(names) < 2 or not any(names == list(order[: len(names)]) for order in _PART_ORDERS):
-        return None
-    boxes = outer_boxes(text)
-    if not boxes or boxes[0][0] < markers[0].start() or any(b[2] is None for b in boxes):
-        return None
-    values = []
-    for k, marker in enumerate(markers):
-        end = markers[k + 1].start() if k + 1 < len(markers) else len(text)
-        inside = {(b[2] or "").replace(" ", "") for b in boxes if marker.start() <= b[0] < end}
-        if len(inside) != 1 or not next(iter(inside)):
-            return None  # a part with no box, or two different ones: no answer of its own
-        values.append(inside.pop())
-    return "(" + ", ".join(values) + ")"

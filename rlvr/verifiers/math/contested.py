@@ -19,9 +19,12 @@ from __future__ import annotations
 import bisect
 import re
 
-from rlvr.verifiers.math.assertion import negated_frame, unasserted
+from rlvr.verifiers.math.assertion import format_example, negated_frame, unasserted
 from rlvr.verifiers.math.boxes import box_groups
 from rlvr.verifiers.math.commitment import rejected_after, same_value
+from rlvr.verifiers.math.foreign_words import foreign_number
+from rlvr.verifiers.math.number_words import number_from_words
+from rlvr.verifiers.math.numerals import cjk_number
 from rlvr.verifiers.math.phrases import _NEGATED_RE, _PHRASE_RE, _clean_phrase_answer
 from rlvr.verifiers.math.vocab import EXPLICIT_REVISIONS
 from rlvr.verifiers.math.withdrawal import withdraws
@@ -115,6 +118,8 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
         answer = (
             unit.group(1) if unit is not None else answer
         )  # `Réponse : 45 km.`: the number, its unit aside
+        if not _NUMBER_VALUE_RE.match(answer) and (worded := _in_words(answer)) is not None:
+            answer = worded  # `答案：九`, `Answer: nine`: a number in words is a value too
         inside = (
             bisect.bisect_right(starts, m.end() + at) - 1
         )  # (`### Final Answer\n\nThe area is \\boxed{25\\pi}`)
@@ -132,6 +137,32 @@ def _phrase_values(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[i
 
 
 _ASKED_AFTER_RE = re.compile(r"[ \t$)]*\?")
+
+
+# a line after the last box that is a value and nothing else (`60`, `**60**`, a bare code block's `60`): the
+# answer shown again, so a different one is a second final value
+_BARE_LINE_RE = re.compile(r"^[ \t*_$`]*(-?\d+(?:\.\d+)?)[ \t*_$`.]*$", re.M)
+_BARE_LINES = 20  # (a reply ending in a long table of numbers reads a bounded number)
+
+
+def _bare_lines_after(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """(start, end, value) of the lines after the last box that are a bare value (see above)."""
+    if not boxes:
+        return []
+    found = []
+    for m in _BARE_LINE_RE.finditer(text, boxes[-1][1]):
+        found.append((m.start(1), m.end(1), m.group(1)))
+        if len(found) == _BARE_LINES:
+            break
+    return found
+
+
+def _in_words(answer: str) -> str | None:
+    """The number an answer names in words (`nine`, `九`, `neun`), or None."""
+    key = " ".join(answer.lower().replace("-", " ").split())
+    return cjk_number(answer) or foreign_number(answer) or number_from_words(answer, key)
+
+
 # a value the sentence calls the answer after it (`7 × 3 = 21 seats in total, which is the answer`)
 _ANSWER_AFTER_RE = re.compile(
     r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\d.])\$?(?:[ \t]+[^\W\d_]{1,12}){0,4}[ \t]*,?[ \t]*which\s+is\s+(?:the|our|my)"
@@ -183,7 +214,10 @@ def contested(text: str) -> bool:
     boxes = [g for g in box_groups(text) if g[2]]
     # a box denied where it stands commits to nothing, unless it is the last one (which `extract` would read)
     boxes = [g for g in boxes[:-1] if not _denied(text, g[0], g[1])] + boxes[-1:]
-    values = sorted(set(boxes + _phrase_values(text, boxes)))
+    boxes = [
+        g for g in boxes if not format_example(text, g[0])
+    ]  # `For example: \\boxed{42}.`: the prompt's template
+    values = sorted(set(boxes + _phrase_values(text, boxes) + _bare_lines_after(text, boxes)))
     if len(values) < 2:
         return False
     last_start, last_end, last = values[-1]

@@ -9,13 +9,14 @@ from typing import Any
 from rlvr.core.types import Reason, Verdict
 from rlvr.verifiers.math import compare as cmp
 from rlvr.verifiers.math.choice import answer_start, choice_hedged, option_with_value, stated_choice
+from rlvr.verifiers.math.clock import clocks_equal
 from rlvr.verifiers.math.config import MathVerifierConfig
-from rlvr.verifiers.math.extract import Extraction, extract_answer
+from rlvr.verifiers.math.extract import Extraction, extract_answer, reply_parts
 from rlvr.verifiers.math.gold import Gold, parse_gold
 from rlvr.verifiers.math.normalize import Normalized, canonical_text, currency_unit, normalize_answer
 from rlvr.verifiers.math.notation import bases_written, numeral_base
 from rlvr.verifiers.math.numerals import numerals_in_text
-from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Equation, Scalar, Text, describe
+from rlvr.verifiers.math.shapes import Answer, AnswerParseError, Choice, Equation, Scalar, Seq, Text, describe
 from rlvr.verifiers.math.structure import false_equality, parse_answer, parse_choice
 from rlvr.verifiers.math.tree import free_symbols
 from rlvr.verifiers.math.unit_scale import unit_factor
@@ -39,6 +40,33 @@ def decide(
     completion: str, gold: Gold, config: MathVerifierConfig, opts: cmp.CompareOptions
 ) -> Verdict | None:
     """The verdict on `completion` against a parsed gold, or None when only the sympy stage can decide."""
+    verdict = _decide(completion, gold, config, opts)
+    if (
+        verdict is not None
+        and not verdict.passed
+        and verdict.details.get("method") != "parts"
+        and isinstance(gold.answer, Seq)
+        and not gold.answer.ordered
+        and len(gold.answer.items) > 1
+        and isinstance(completion, str)
+        and (parts := reply_parts(numerals_in_text(completion))) is not None
+    ):
+        # `**(a)** The mean is $5$. **(b)** The median is $4$.` against `5, 4`: a gold listing the parts grades a
+        # reply that answers no other way by its parts, boxed or not (`parts.py`), in order
+        by_parts = _decide(completion, gold, config, opts, Extraction(parts, "parts"))
+        if by_parts is None or by_parts.passed:
+            return by_parts
+    return verdict
+
+
+def _decide(
+    completion: str,
+    gold: Gold,
+    config: MathVerifierConfig,
+    opts: cmp.CompareOptions,
+    parts: Extraction | None = None,
+) -> Verdict | None:
+    """`decide`, with the reply's answer read as `parts` when given."""
     if gold.answer is None:
         return Verdict.fail(Reason.UNPARSABLE_GOLD, gold=gold.text[:200], error=gold.error)
     if not isinstance(completion, str):
@@ -52,18 +80,21 @@ def decide(
     ):
         if found is not None and gold.answer.value is not None:
             # `\\boxed{12}` for `\\textbf{(C)}\\ 12`: no letter, so the reply is graded as the option's value
-            return decide(completion, _value_gold(gold.answer.value), config, opts)
+            return _decide(completion, _value_gold(gold.answer.value), config, opts)
         letter = stated_choice(completion)  # "The answer is for sure D, it can't be A or B"
         found = Extraction(letter, "choice") if letter else found
     if found is None and isinstance(gold.answer, Text) and _BARE_WORDS_RE.match(completion):
         found = Extraction(completion.strip().rstrip("."), "whole")  # `evelyn` for `\\text{Evelyn}`: a name
     if found is None or not found.answer.strip():
         return Verdict.fail(Reason.NO_ANSWER, method=found.method if found else None)
+    if parts is not None:
+        found = parts
     if found.method == "parts" and not gold.text.lstrip().startswith("("):
         # the parts of a reply are ordered (`(a) 5, (b) 14`): a gold listing them (`5, 14`) is read in order
         ordered = parse_gold("(" + gold.text + ")", config)
-        if ordered.answer is not None:
-            return decide(completion, ordered, config, opts)
+        gold = ordered if ordered.answer is not None else gold
+    if gold.answer is None:  # (narrowed again for the type checker: neither gold above is unparsed)
+        return Verdict.fail(Reason.UNPARSABLE_GOLD, gold=gold.text[:200], error=gold.error)
     details: dict[str, Any] = {
         "extracted": found.answer[:500],
         "method": found.method,
@@ -86,6 +117,12 @@ def decide(
         if clash is not None:  # `(C) 13` for `\\textbf{(C)}\\ 12`: the right letter with a wrong value
             return Verdict.fail(Reason.WRONG, error=clash, **details)
         return Verdict.correct(**details) if ok else Verdict.fail(Reason.WRONG, **details)
+    same_time = clocks_equal(gold.text, found.answer)
+    if same_time is not None:  # `4:00 PM` is `16:00`, never `4:00 AM` (a meridiem is no unit to strip)
+        details["parsed"] = "clock time"
+        if same_time:
+            return Verdict.correct(**details)
+        return Verdict.fail(Reason.WRONG, error="a different time of day", **details)
     if not isinstance(gold.answer, Equation | Text) and (worded := _WORDED_LABEL_RE.match(found.answer)):
         # `\\text{Area} = 12`, `\\angle ABC = 40^\\circ`: a label in words names the value on the right
         found = Extraction(worded.group(1), found.method)

@@ -40,7 +40,6 @@ from rlvr.verifiers.math.box_context import (
     _after_last_box,
     _hedged_last_box,
     _qualified_box,
-    part_boxes,
 )
 from rlvr.verifiers.math.box_terms import box_term
 from rlvr.verifiers.math.boxes import (
@@ -60,6 +59,7 @@ from rlvr.verifiers.math.commitment import guess_contested, rejected_after, same
 from rlvr.verifiers.math.contested import contested
 from rlvr.verifiers.math.formula_pairs import also_assigned, assignments_joined, labelled_beside
 from rlvr.verifiers.math.markup import asides_removed, money_dollars, struck_out, table_total
+from rlvr.verifiers.math.parts import part_answers
 from rlvr.verifiers.math.phrases import (
     _CONCLUSION_RE,
     _NEGATED_RE,
@@ -241,6 +241,18 @@ def _commits(text: str) -> bool:
     return bool(outer_boxes(text)) or _PHRASE_RE.search(text) is not None
 
 
+def _part_answer(part: str) -> str | None:
+    """The answer of one part of a reply in parts that boxes nothing (`(a) The mean is $5$.`)."""
+    found = extract_answer(part, ("final_answer", "last_math"), 0)
+    return found.answer if found is not None else None
+
+
+def reply_parts(text: str) -> str | None:
+    """The answers of a reply written in labelled parts, boxed or not, as a tuple (`parts.part_answers`, loose)."""
+    text = asides_removed(money_dollars(struck_out(reply_opened(text))), _commits)
+    return part_answers(text, _part_answer, loose=True)
+
+
 def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int = 3) -> Extraction | None:
     """Find the final answer of a completion; None if there is none (an empty box gives answer ''). Past a
     withdrawn final value the rest of the reply is read, at most `revisions` times."""
@@ -255,9 +267,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     text = asides_removed(money_dollars(text), _commits)  # `> quoted`, `[^1]:`, `<details>`; `$245` is money
     if not text.strip() or revising_when_cut(text):
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
-    parts = part_boxes(
-        text
-    )  # `**(a)** ... \boxed{5}. **(b)** ... \boxed{14}.`: one answer per part, in order
+    # `**(a)** ... \boxed{5}. **(b)** ... \boxed{14}.`: one answer per part, in order
+    parts = part_answers(text, _part_answer) if revisions > 0 else None
     if parts is None and contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
     if _ALTERNATIVES_OFFERED_RE.search(text):
@@ -393,7 +404,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 if (before_check := cut_in_check(text)) is None:
                     return None
                 text = before_check
-            tail = _closing_remarks_dropped(checks_at_end_dropped(_tail(text)))
+            # (checks before a closing remark close the reply once the remark is gone: read them again)
+            tail = checks_at_end_dropped(_closing_remarks_dropped(checks_at_end_dropped(_tail(text))))
             aside = _ASIDE_RE.search(tail)
             if aside is not None and (
                 _MATH_SPAN_RE.search(tail[: aside.start()]) or _NUMBER_RE.search(tail[: aside.start()])

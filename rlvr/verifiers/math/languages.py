@@ -32,16 +32,41 @@ WRONG_WORDS_SPACED = (
     "malĝust[aeo]", "eraro",
     # Indic and Iranian not yet read, Semitic, Ethiopic: ur pa gu mr ta te kn ml si ne fa ar he am
     "غلط", "نادرست", "ਗਲਤ", "ਗ਼ਲਤ", "ખોટ\\w*", "ભૂલ", "चूक", "चुकीच\\w*", "त्रुटि", "தவறு", "తప్పు", "ತಪ್ಪು",
-    "തെറ്റ്\\w*", "වැරදි", "ስህተት",
+    "തെറ്റ\\w*", "වැරදි", "ስህተት", "ভুল",
     # Africa and the Pacific: sw ha yo ig zu xh so tl ms id mi haw
     "si\\s+sahihi", "kuskure", "ba\\s+daidai\\s+ba", "aṣiṣe", "njehie", "akulungile", "iphutha", "impazamo",
-    "khalad", "qalad", "maling", "tidak\\s+betul", "silap",
+    "khalad", "qalad", "maling", "tidak\\s+betul", "silap", "diso", "tsy\\s+marina",
 )  # fmt: skip
 WRONG_WORDS_GLUED = (
     # Chinese in traditional characters and Cantonese: 錯 不對 有誤 唔啱 計錯 搞錯
     "錯", "不對", "有誤", "唔啱", "計錯", "搞錯",
     # Thai, Lao, Khmer, Burmese, Korean: ผิด ຜິດ ខុស မှား 오류 (Thai `ผิด` and Korean `틀렸` are read elsewhere)
     "ຜິດ", "ខុស", "မှား", "오류",
+)  # fmt: skip
+
+#: `not correct`, `not right`, `not true` as one phrase, in the languages that say `wrong` so as often as with a
+#: word of error (`Čekaj, to nije točno.`, `เดี๋ยวก่อน คำตอบนี้ไม่ถูกต้อง`, `ഇല്ല, ഇത് ശരിയല്ല.`).
+NOT_CORRECT_SPACED = (
+    # South and West Slavic, Baltic, Finnic, Hungarian, Romanian, Greek: hr bs sr sl mk bg cs sk lv lt et fi hu ro el
+    "nije\\s+(?:točno|tačno|ispravno|dobro|u\\s+redu)", "није\\s+(?:тачно|исправно|добро)",
+    "ni\\s+(?:prav|pravilno|pravilen|točno|res)", "не\\s+е\\s+(?:точно|вярно|правилно|исправно)",
+    "není\\s+(?:správn[eéáý]|pravda)", "nie\\s+je\\s+(?:správn[eéáy]|pravda)", "nav\\s+pareiz[is]",
+    "nėra\\s+teising[ai]", "neteisingai", "ei\\s+ole\\s+(?:õige|oikein|oikea)", "väärin", "nem\\s+(?:jó|helyes)",
+    "nu\\s+(?:e|este)\\s+(?:corect|bine)", "δεν\\s+είναι\\s+σωστ\\w*", "λάθος",
+    # Turkic, Caucasus, Semitic, Iranian: tr ka hy ar he fa ur
+    "doğru\\s+değil", "არ\\s+არის\\s+სწორი", "ճիշտ\\s+չէ", "ليس\\s+صحيح[اً]*", "غير\\s+صحيح[ةه]?", "خطأ",
+    "לא\\s+נכון", "שגוי[הים]*", "درست\\s+نیست", "صحیح\\s+نیست", "درست\\s+نہیں", "صحیح\\s+نہیں",
+    # Indic: hi ne mr gu pa bn ta te kn ml si
+    "सही\\s+नहीं", "सही\\s+होइन", "बरोबर\\s+नाही", "સાચું\\s+નથી", "ਸਹੀ\\s+ਨਹੀਂ", "সঠিক\\s+নয়", "সঠিক\\s+না",
+    "சரியல்ல", "சரி\\s+இல்லை", "సరైనది\\s+కాదు", "సరి\\s+కాదు", "ಸರಿಯಲ್ಲ", "ಸರಿ\\s+ಇಲ್ಲ", "ശരിയല്ല",
+    "නිවැරදි\\s+නැහැ", "නිවැරදි\\s+නැත", "නිවැරදි\\s+නෑ",
+    # South-East Asia, Africa: vi id ms tl sw am
+    "không\\s+đúng", "không\\s+chính\\s+xác", "tidak\\s+(?:benar|tepat)", "hindi\\s+tama",
+    "sio\\s+sahihi", "ትክክል\\s+አይደለም",
+)  # fmt: skip
+NOT_CORRECT_GLUED = (
+    # Thai, Lao, Khmer, Burmese, Japanese, Korean: ไม่ถูก ບໍ່ຖືກ មិនត្រឹមត្រូវ မမှန် 正しくない 맞지 않
+    "ไม่ถูก", "ບໍ່ຖືກ", "មិនត្រឹមត្រូវ", "မမှန်", "正しくない", "맞지\\s*않",
 )  # fmt: skip
 
 #: Retractions: `I take it back`, `forget that`, `cancel this answer` (fr es de it pt pl tr vi id hi ko ja zh ru nl
@@ -81,6 +106,17 @@ MAYBE_WORDS_GLUED = (
     "아마",
 )
 
+#: Openers of a supposition (`suppose`, `assume`, `let us say`) in languages `assertion.py` did not read: a value
+#: in a sentence one opens, before its consequent, is supposed, not asserted (`Giả sử đáp án là 12. Khi đó ...`).
+SUPPOSE_WORDS_SPACED = (
+    "giả\\s+sử", "giả\\s+định", "anggap(?:lah)?", "umpamakan", "katakan(?:lah)?", "ipagpalagay", "tuseme",
+    "tuchukulie", "मान\\s+(?:लीजिए|लो|लें|लेते\\s+हैं)", "ধরা\\s+যাক", "ধরি", "لنفترض", "افترض", "فرض\\s+کنید",
+    "فرض\\s+کن", "נניח", "ας\\s+υποθέσουμε", "υποθέτουμε", "припустимо", "припустім", "pretpostavimo",
+    "претпоставимо", "recimo", "denimo", "předpokládejme", "predpokladajme", "tarkime", "pieņemsim", "oletame",
+    "tegyük\\s+fel", "suposem", "demagun",
+)  # fmt: skip
+SUPPOSE_WORDS_GLUED = ("สมมติ", "สมมุติ", "가정하면", "가정하자", "만약", "假定", "と仮定")
+
 #: A counterfactual opened by `without` with a conditional verb after it (`Zonder de voorwaarde zou het antwoord
 #: ... zijn`, `Bez tego warunku odpowiedź byłaby ...`): (without, conditional) per language not read before:
 #: nl sv no da pl cs sk ro hu fi tr id ca el uk bg sr/hr.
@@ -104,13 +140,15 @@ def glued(words: tuple[str, ...]) -> str:
 
 
 #: Every word of error above, as one regex fragment.
-WRONG = spaced(WRONG_WORDS_SPACED) + "|" + glued(WRONG_WORDS_GLUED)
+WRONG = spaced(WRONG_WORDS_SPACED + NOT_CORRECT_SPACED) + "|" + glued(WRONG_WORDS_GLUED + NOT_CORRECT_GLUED)
 #: Every retraction above, as one regex fragment.
 RETRACT = spaced(RETRACT_WORDS_SPACED) + "|" + glued(RETRACT_WORDS_GLUED)
 #: Every word of error or retraction: what a sentence after an answer says to disown it.
 DISOWNING = WRONG + "|" + RETRACT
 #: Every `maybe` above, as one regex fragment.
 MAYBE = spaced(MAYBE_WORDS_SPACED) + "|" + glued(MAYBE_WORDS_GLUED)
+#: Every supposition opener above, as one regex fragment.
+SUPPOSE = spaced(SUPPOSE_WORDS_SPACED) + "|" + glued(SUPPOSE_WORDS_GLUED)
 #: `without ... would` of every language above, as one regex fragment (the condition and its consequent in one
 #: sentence).
 WITHOUT_WOULD = "|".join(rf"{spaced((w,))}[^.!?\n]*?{spaced((c,))}" for w, c in WITHOUT_CONDITIONALS)

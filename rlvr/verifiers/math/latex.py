@@ -182,6 +182,8 @@ class _Parser:
         return base
 
     def exponent(self) -> Node:
+        # a sign after a braced or numeric exponent marks the power, as it is drawn (`10^{-2}\%` is 10²%, a
+        # hundredth of a percent; `10^{2}!` is (10²)!), not the exponent
         if self.at("{"):
             self.take()
             node = self.group_body("}")
@@ -191,8 +193,7 @@ class _Parser:
         elif self.peek() and self.peek()[0] == "num":  # type: ignore[index]
             node = number_node(self.take()[1])
         else:
-            node = self.primary()
-        node = self.postfix(node, allow_pow=False)
+            node = self.postfix(self.primary(), allow_pow=False)
         if self.at("^", "**"):
             self.take()
             node = ("pow", node, self.exponent())

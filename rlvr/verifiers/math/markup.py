@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import urllib.parse
 from collections.abc import Callable
 
 from rlvr.verifiers.math.atoms import _is_prose
@@ -197,17 +198,21 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     if ">" not in text and "[^" not in text:
         return text
     text = _FOOTNOTE_RE.sub(_withdrawing_note_inline, text)
+    text = _QUOTED_LINE_RE.sub(_withdrawing_note_inline, text)
     rest = _ASIDE_MARKUP_RE.sub(" ", text)
     return rest if rest != text and commits(rest) else text
 
 
 _FOOTNOTE_RE = re.compile(_FOOTNOTE, re.M)
+# a quoted line after the marker and a GitHub admonition's tag (`> [!CAUTION]`): a callout in the reply's own
+# voice, as a footnote is, when its first sentence withdraws (`> This result is invalid: ...`)
+_QUOTED_LINE_RE = re.compile(r"^[ \t]*>[ \t]*(?:\[![A-Za-z]+\][ \t]*)?(?P<note>[^\n]*)", re.M)
 _NOTE_SENTENCE_RE = re.compile(r"[^.!?\n]*[.!?]?")
 
 
 def _withdrawing_note_inline(m: re.Match[str]) -> str:
-    """A footnote whose first sentence withdraws (`[^1]: This is wrong — ...`) as plain text: a note that
-    disowns the answer it marks is the reply's own word on it, not an aside."""
+    """A footnote or quoted line whose first sentence withdraws (`[^1]: This is wrong — ...`) as plain text: a
+    note that disowns the answer it marks is the reply's own word on it, not an aside."""
     first = _NOTE_SENTENCE_RE.match(m.group("note"))
     return m.group("note") if first is not None and withdraws(first.group()) else m.group()
 
@@ -345,6 +350,19 @@ _LINK_RE = re.compile(
     r"(?<!\\)(!?)\[([^\[\]\n]*)\]\(\s*(?:(?=" + _URL_LIKE + r")" + _TARGET + r"(?:\s+" + _TITLE + r")?"
     r"|" + _TARGET + r"\s+" + _TITLE + r")\s*\)"
 )
+# a status badge drawn by shields.io (`![status](https://img.shields.io/badge/answer-retracted-red)`): an image,
+# but one that shows its label and message as text, so a reader sees `answer | retracted`
+_BADGE_RE = re.compile(r"!\[[^\[\]\n]*\]\(\s*<?https?://img\.shields\.io/badge/([^\s()<>?#]+)[^()\n]*\)")
+
+
+def _badge_text(m: re.Match[str]) -> str:
+    """What a shields.io badge shows: `label-message-color` as `label: message.` (`--` is a dash, `_` a space)."""
+    path = urllib.parse.unquote(m.group(1)).replace("--", "\0").replace("__", "\1").replace("_", " ")
+    parts = [p.replace("\0", "-").replace("\1", "_").strip() for p in path.split("-")]
+    shown = parts[:-1] if len(parts) > 1 else parts  # (the last part is the colour)
+    return " " + ": ".join(shown) + ". "
+
+
 _LINK_DEFINITION_RE = re.compile(
     r"^[ \t]{0,3}\[(?!\^)[^\]\n]+\]:[ \t]*(?=" + _URL_LIKE + r")\S+(?:[ \t]+" + _TITLE + r")?[ \t]*$", re.M
 )
@@ -460,6 +478,7 @@ def _unseen_removed(text: str) -> str:
     if "color" in text or "phantom" in text:
         text = _invisible_ink_removed(text)
     if "](" in text:
+        text = _BADGE_RE.sub(_badge_text, text)  # an image that shows text: a status badge
         text = _LINK_RE.sub(lambda m: "" if m.group(1) else m.group(2), text)
     if "]:" in text:
         text = _LINK_DEFINITION_RE.sub(" ", text)

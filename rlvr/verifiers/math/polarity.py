@@ -39,13 +39,14 @@ _NEGATIVE = wordset(
     unacceptable inadmissible infeasible nonsensical withdraw withdrawing withdrawn awry amiss overcounts
     undercounts overcounted undercounted overcount undercount double-counts double-counted double-count void voided
     erratum errata trap cancelled canceled revoke revoked rescind rescinded annulled nullified misstep goof
-    goofed placeholder provisional unconfirmed unreliable untrustworthy dubious questionable unsolved \u2717 \u2718 \u274c"""
+    goofed placeholder provisional unconfirmed unreliable untrustworthy dubious questionable unsolved superseded
+    outdated obsolete deprecated \u2717 \u2718 \u274c"""
 )
 # (`checks out`, `adds up`, `makes sense`, `that's it` are rewritten to `fine` first: `out`, `up` alone say nothing)
 _POSITIVE = wordset(
     """right correct valid true work works worked hold holds held satisfy satisfies satisfied consistent fine
     ok okay good possible allowed permitted admissible acceptable feasible trust pass passes passed meet meets
-    met happen happens"""
+    met happen happens trusted trustworthy reliable"""
 )
 # what only a negation makes a judgement of (`not the answer`, `not in the domain`); alone it names, not praises
 _NAMING = wordset("answer solution domain range option options choice choices")
@@ -91,7 +92,7 @@ _CLOSED = (
         equations requirement requirements statement original data range restriction restrictions premise
         premises hypotheses check checks checked checking recheck rechecked rechecking double-check double-checked
         double-checking verification verify verified verifying sanity plugging plug substituting substitution
-        test tested testing proof reading mine ours"""
+        test tested testing proof reading mine ours list listing enumeration brute-force simulation"""
     )
     | _NEGATIVE
     | _POSITIVE
@@ -99,6 +100,8 @@ _CLOSED = (
     | _NEGATORS
     | _SIZES
 )
+# the words that name the reply's answer itself in a clause of closed words (`the boxed number`, `my answer`)
+_NAMES_ANSWER = wordset("answer boxed result") | {ANSWER}
 #: Words one of which any negative clause has (negatives, negations, the heads of judging phrases)
 CUE_WORDS = _NEGATIVE | _NEGATORS | wordset("too blew way scratch start starting drawing take")
 # any word that can make a clause negative: without one, no clause is read
@@ -175,7 +178,9 @@ def judges_wrong(sentence: str) -> bool:
                 return True
             continue
         if closed:
-            if negative and not positive and not about_other:
+            # (`The count treats rotations as distinct, so the boxed number is too large`: a clause that names the
+            # answer judges it, whatever an earlier clause was about)
+            if negative and not positive and (not about_other or not _NAMES_ANSWER.isdisjoint(words)):
                 return True
         else:
             about_other = True

@@ -140,7 +140,8 @@ _UNFINISHED_RE = re.compile(
     r"|\b(?:i|we)\s+(?:have\s+not|haven't|had\s+not|hadn't)\s+(?:yet\s+)?(?:solved|finished|completed|derived"
     r"|computed|calculated|determined|worked\s+(?:it\s+)?out|figured\s+(?:it\s+)?out)\b"
     r"|\bbefore\s+(?:finishing|completing)\b|\b(?:i|we)\s+give\s+up\b"
-    r"|\b(?:my|this|the)\s+(?:solution|computation|answer|work)\s+is\s+(?:incomplete|unfinished)\b",
+    r"|\b(?:my|this|the)\s+(?:solution|computation|answer|work)\s+is\s+(?:incomplete|unfinished)\b"
+    r"|\bnot\s+(?:yet\s+)?attempted\b|\bunattempted\b|\bleft\s+blank\b|\bno\s+answer\s+given\b",  # `**Q4.** (not attempted)`
     re.IGNORECASE,
 )
 

@@ -1,0 +1,69 @@
+"""A reply written in labelled parts (`**(a)** ... **(b)** ...`, `Part 1`, `(ii)`): its answer is each part's
+answer, in the order of the parts, as a tuple `(5, 14)` (a gold listing the parts is read in that order).
+
+A part's answer is its one box, or, in a part with no box, what the extractor reads in the part alone (its
+answer phrase or final formula). (A worked part with no box answers only where the gold lists the parts: `loose`.) The parts are the last run of markers counted from the first (`a, b, c`,
+`1, 2, 3`, `i, ii, iii`), so a closing `Answers:` block that lists them again (`(a) $24$ cm²\\n(b) $8$ cm³`) is
+the answer, not the worked parts before it. Upper-case letters are options of a choice (`(A) 5`), not parts; a
+reply with boxes before its parts, a box in no part, or a part with two different boxes, has no part answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rlvr.verifiers.math.boxes import outer_boxes
+
+# a part marker opening a line: `**(a)**`, `(b)`, `b)`, `(ii)`, `Part (b):`, `**Part 2.**`, `### Part 3`
+_PART_NAME = r"[a-h]|i{1,3}|iv|vi{0,3}"
+_PART_RE = re.compile(
+    r"^[ \t>#*_]*(?:\(?(" + _PART_NAME + r")\)(?=[\s*_:.,])"
+    r"|(?i:part)[ \t]*\(?(" + _PART_NAME + r"|[1-9]|[A-H])\)?(?=[ \t*_:.\n]))",
+    re.MULTILINE,
+)
+# the parts in order, in each way they are counted (a bare `i)` is the ninth letter only after `h)`)
+_LINE = 200  # (the longest part of an `Answers:` block read without `loose`)
+_PART_ORDERS = ("abcdefgh", "123456789", ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii"))
+
+
+def _last_run(markers: list[re.Match[str]]) -> list[re.Match[str]]:
+    """The last run of markers that counts the parts from the first (`a, b` after `a, b` of worked parts)."""
+    names = [next(g for g in m.groups() if g is not None).lower() for m in markers]
+    for start in range(len(names) - 2, -1, -1):
+        run = names[start:]
+        if any(run == list(order[: len(run)]) for order in _PART_ORDERS):
+            return markers[start:]
+    return []
+
+
+def part_answers(text: str, answer_of: Callable[[str], str | None], loose: bool = False) -> str | None:
+    """The answer of a reply written in labelled parts (see the module docstring), or None; `answer_of` reads
+    the answer of a part that boxes nothing. Unless `loose`, such a part must be one short line (a closing
+    `Answers:` block): a worked part with no box ends on its last value, which may be a step, so it answers only
+    where the gold lists the parts (`decide`)."""
+    if "(" not in text and ")" not in text and "art" not in text:
+        return None
+    markers = _last_run(list(_PART_RE.finditer(text)))
+    if len(markers) < 2:
+        return None
+    boxes = outer_boxes(text)
+    if any(b[2] is None for b in boxes) or any(b[0] < markers[0].start() for b in boxes):
+        return (
+            None  # a box before the parts (or one left open): the parts are not what the reply answers with
+        )
+    boxed = any(b[0] >= markers[0].start() for b in boxes)
+    values = []
+    for k, marker in enumerate(markers):
+        end = markers[k + 1].start() if k + 1 < len(markers) else len(text)
+        inside = {(b[2] or "").replace(" ", "") for b in boxes if marker.start() <= b[0] < end}
+        if len(inside) > 1 or "" in inside:
+            return None  # two different boxes in one part: no answer of its own
+        region = text[marker.end() : end].strip()
+        if not inside and not loose and (boxed or "\n" in region or len(region) > _LINE):
+            return None  # a worked part with no box (see above), or one beside boxed parts
+        value = inside.pop() if inside else answer_of(region)
+        if not value or not value.strip():
+            return None  # a part with no answer
+        values.append(value.strip())
+    return "(" + ", ".join(values) + ")"
