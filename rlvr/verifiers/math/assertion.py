@@ -394,6 +394,20 @@ def _counterfactual(pre: str) -> bool:
     return _FOREIGN_COUNTERFACTUAL_RE.match(rest) is not None
 
 
+# a check on another instance than the problem's, in the value's sentence (`take the toy case $n = 3$: ...`)
+_TOY_CASE_RE = re.compile(
+    r"\b(?:toy|small(?:er)?|simple|simpler|trivial)\s+(?:case|example|instance|version)\b|\bsanity[- ]check\b",
+    re.IGNORECASE,
+)
+_IF_AFTER_RE = re.compile(r"\b(?:if|in\s+case|should)\b", re.IGNORECASE)
+
+
+def _modal_remark(pre: str, post: str) -> bool:
+    """Whether a value is what `would` hold under a condition stated after it (`The perpendicular slope would be
+    $-\\frac34$, which we'll need if the next part asks for it.`): a remark, not the answer."""
+    return _WOULD_RE.search(pre) is not None and _IF_AFTER_RE.search(post) is not None
+
+
 _FOR_CONTRADICTION_RE = re.compile(
     r",\s*(?:for\s+(?:the\s+sake\s+of\s+)?(?:a\s+)?contradiction|to\s+the\s+contrary|by\s+way\s+of\s+contradiction)\s*,",
     re.IGNORECASE,
@@ -463,6 +477,8 @@ def unasserted(text: str) -> str | None:
     answer = _answer_of(text[start:end])
     if _PLACEHOLDER_RE.fullmatch(answer.strip()):
         return "supposed"  # `I will present my answer as: \\boxed{\\text{ANSWER}}`: a template, not a value
+    if _TOY_CASE_RE.search(pre):
+        return "supposed"  # `Sanity check on a toy case, $n = 3$: the formula gives \\boxed{4}.`: a check's value
     if format_example(text, start):
         return (
             "supposed"  # `Format reminder: put your final answer in the form \`$\\boxed{17}$\``: a template
@@ -496,7 +512,7 @@ def unasserted(text: str) -> str | None:
         # judged it (`My first instinct was \\boxed{7}, but ... 9`)
         if sole and _counterfactual(pre):
             return "counterfactual"  # `For example, if the side were 4, the area would be \\boxed{16}. In our ...`
-        if not sole and _counterfactual(pre) and not outer_boxes(text):
+        if not sole and not outer_boxes(text) and (_counterfactual(pre) or _modal_remark(pre, post)):
             return "remark"  # `The volume is $\\frac{500\\pi}{3}$. One caveat: if ..., it would be $\\frac{125\\pi}{6}$.`
         if sole and _supposed(pre):
             return "supposed"  # `Suppose for contradiction that the minimum is \\boxed{4}. Then ...`

@@ -216,12 +216,20 @@ _CHOICE_RE = re.compile(r"\b(?:answer|or|maybe|perhaps|possibly|alternatively)\b
 
 
 def _remark_on_another(clause: str) -> bool:
-    """Whether a clause after the answer is a remark's counterfactual about another quantity (see above)."""
-    return bool(
-        _REMARK_OPENING_RE.match(clause)
-        and re.search(r"\bwould\b", clause, re.IGNORECASE)
-        and not _CHOICE_RE.search(clause)
-    )
+    """Whether a clause after the answer is a remark's counterfactual about another quantity (see above), or a
+    condition contrary to the problem's (`(If order did not matter there would be only 3.)`, `If the die were
+    fair, it would be 7`): what would hold were the problem otherwise, not another reading of it."""
+    if not re.search(r"\bwould\b", clause, re.IGNORECASE) or _CHOICE_RE.search(clause):
+        return False
+    return bool(_REMARK_OPENING_RE.match(clause) or _CONTRARY_RE.match(clause))
+
+
+# a condition contrary to fact: `if` with a past subjunctive or a denied past (`if it were`, `had we`, `if order
+# did not matter`)
+_CONTRARY_RE = re.compile(
+    r"^[\s(*_]*(?:if\b[^,;]{0,80}?\b(?:were|had|did\s+not|didn't|was\s+not|wasn't|weren't)\b|had\s+\w+\b|were\s+\w+\b)",
+    re.IGNORECASE,
+)
 
 
 _TABLE_ROW_RE = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*$", re.MULTILINE)

@@ -243,7 +243,7 @@ def _commits(text: str) -> bool:
 
 def _part_answer(part: str) -> str | None:
     """The answer of one part of a reply in parts that boxes nothing (`(a) The mean is $5$.`)."""
-    found = extract_answer(part, ("final_answer", "last_math"), 0)
+    found = extract_answer(part, ("final_answer", "last_math"), 1)
     return found.answer if found is not None else None
 
 

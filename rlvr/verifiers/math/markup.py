@@ -200,10 +200,19 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     text = _FOOTNOTE_RE.sub(_withdrawing_note_inline, text)
     text = _QUOTED_LINE_RE.sub(_withdrawing_note_inline, text)
     rest = _ASIDE_MARKUP_RE.sub(" ", text)
-    return rest if rest != text and commits(rest) else text
+    if rest != text and (commits(rest) or _ATTRIBUTED_QUOTE_RE.search(text)):
+        return rest  # (a quoted answer someone else gave, `> **Accepted answer:** ...`, is not the reply's)
+    return text
 
 
 _FOOTNOTE_RE = re.compile(_FOOTNOTE, re.M)
+# a quoted line that names whose answer it is: another's (`> **Accepted answer** (★ 312): ...`, `> Answer key: ...`)
+_ATTRIBUTED_QUOTE_RE = re.compile(
+    r"^[ \t]*>[ \t*_]*(?:(?:the\s+)?(?:accepted|top|best|reference|official|expected|textbook|community|forum"
+    r"|suggested|sample|model|teacher'?s|book'?s|someone'?s|another)\s+(?:answer|solution|response)s?|answer\s+key"
+    r"|according\s+to)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
 # a quoted line after the marker and a GitHub admonition's tag (`> [!CAUTION]`): a callout in the reply's own
 # voice, as a footnote is, when its first sentence withdraws (`> This result is invalid: ...`)
 _QUOTED_LINE_RE = re.compile(r"^[ \t]*>[ \t]*(?:\[![A-Za-z]+\][ \t]*)?(?P<note>[^\n]*)", re.M)

@@ -227,9 +227,16 @@ _UNIT_WORDS = frozenset(
     ]
 )
 _UNIT_EXPONENT_RE = re.compile(r"\^\s*\{?\s*[23]\s*\}?")
-_CURRENCY_PREFIX_RE = re.compile(r"^(?:\\\$|\$|usd|us\$|£|€|¥|rs\.?|रु\.?|रू\.?|₹)\s*", re.IGNORECASE)
+# (the signs of the world's currencies before an amount: naira, peso, won, dong, lira, hryvnia, rouble, shekel, baht,
+# colón, guaraní, cedi, kip, tögrög, tenge, rupiah `Rp`, real `R$`)
+_CURRENCY_SIGNS = "£€¥₹₦₱₩₫₺₴₽₪฿₡₲₵₭₮₸"
+_CURRENCY_PREFIX_RE = re.compile(
+    r"^(?:\\\$|\$|usd|us\$|r\$|rp\.?|rs\.?|रु\.?|रू\.?|[" + _CURRENCY_SIGNS + r"])\s*", re.IGNORECASE
+)
 _DOTTED_THOUSANDS_RE = re.compile(r"-?\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?")
-_CURRENCY_SUFFIX_RE = re.compile(r"^(-?\d[\d.,\s]*?)\s*(?:€|£|¥|₹)$")
+_CURRENCY_SUFFIX_RE = re.compile(
+    r"^(-?\d[\d.,\s]*?)\s*(?:[" + _CURRENCY_SIGNS + r"]|zł|kr|kč)$", re.IGNORECASE
+)
 _NUMBERISH_RE = re.compile(r"^[\d\s.,+\-*/^(){}\\%°]*$")
 # a closed form with fractions, roots and pi (`\\frac{\\pi}{3} rad`, `3\\sqrt{2} cm`): its unit must be a word of two
 # letters or more, since a single letter after it is a variable (`\\frac{\\pi}{2} + \\pi m`), not metres

@@ -41,7 +41,7 @@ ANSWER_LABELS = (
     "సమాధానం", "ಉತ್ತರ", "ഉത്തരം", "விடை", "જવાબ", "ਉੱਤਰ", "ਜਵਾਬ", "ଉତ୍ତର", "উত্তৰ", "පිළිතුර",  # te kn ml ta gu pa or as si
     "အဖြေ", "ចម្លើយ", "ຄຳຕອບ", "መልስ", "መልሲ", "ځواب", "جاۋاب",  # my km lo am ti ps ug
     "respondo", "responsum", r"tweġiba", "tubag", "amsa", r"ìdáhùn", "impendulo", "jawaab", "valiny",  # eo la mt ceb ha yo zu so mg
-    "freagairt", "bersiv", "wangsulan", r"azịza",  # gd ku jv ig
+    "freagairt", "bersiv", "wangsulan", r"azịza", "jawaabta", "pane",  # gd ku jv ig so haw
     # inflected forms and more languages: kk `Жауабы`, tt ba, ta te, lb fy yi mi qu, African GSM8K languages (om st
     # rw sn ee ln wo tw lg), ht
     "жауабы", "җавап", "яуап", "பதில்", "జవాబు", "äntwert", "antwurd", "ענטפער", "whakautu", "kutichiy", "deebii",
@@ -113,6 +113,9 @@ CHECK_LABELS = (
     r"ki[ểe]m\s+tra", r"th[ửu]\s+l[ạa]i", "cek", "periksa", "pemeriksaan", "semakan", "uhakiki",
     r"comprovaci[óo]", "έλεγχος", "επαλήθευση", "जाँच", "जांच", "सत्यापन", "যাচাই", "التحقق", "تحقق", "בדיקה",
     "بررسی", "검산", "검증", "확인",
+    # so ig haw jv or sw yo ha zu mg
+    "hubin", "hubinta", "nlele", "hōʻoia", "ho'oia", "priksa", "mriksa", "ଯାଞ୍ଚ", "hakiki", "ìdánilójú", "tabbatarwa",
+    "ukuhlola", "fanamarinana",
     # my km lo ka hy am ta te (`စစ်ဆေးချက် - ၂၅ + ၁၅ = ၄၀`)
     "စစ်ဆေးချက်", "စစ်ဆေးခြင်း", "ការពិនិត្យ", "ກວດສອບ", "შემოწმება", "ստուգում", "ማረጋገጫ", "சரிபார்ப்பு", "తనిఖీ",
 )  # fmt: skip
