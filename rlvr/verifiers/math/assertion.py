@@ -477,7 +477,7 @@ def unasserted(text: str) -> str | None:
     answer = _answer_of(text[start:end])
     if _PLACEHOLDER_RE.fullmatch(answer.strip()):
         return "supposed"  # `I will present my answer as: \\boxed{\\text{ANSWER}}`: a template, not a value
-    if _TOY_CASE_RE.search(pre):
+    if _TOY_CASE_RE.search(pre) and text.startswith(("\\boxed", "\\fbox"), start):
         return "supposed"  # `Sanity check on a toy case, $n = 3$: the formula gives \\boxed{4}.`: a check's value
     if format_example(text, start):
         return (

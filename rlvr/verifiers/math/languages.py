@@ -64,6 +64,12 @@ NOT_CORRECT_SPACED = (
     "không\\s+đúng", "không\\s+chính\\s+xác", "tidak\\s+(?:benar|tepat)", "hindi\\s+tama",
     "sio\\s+sahihi", "ትክክል\\s+አይደለም",
 )  # fmt: skip
+#: `a contradiction` (what a supposition refuted arrives at: `Giả sử đáp án là 12. ... mâu thuẫn.`): vi id es pt it
+#: de ru uk pl cs tr nl hi, and th in its script.
+CONTRADICTION_SPACED = (
+    "mâu\\s+thuẫn", "kontradiksi", "contradicci[óo]n", "contradi[çc][ãa]o", "contraddizione",
+    "widerspruch", "противоречие", "суперечність", "sprzeczność", "çelişki", "tegenspraak", "विरोधाभास",
+)  # fmt: skip
 NOT_CORRECT_GLUED = (
     # Thai, Lao, Khmer, Burmese, Japanese, Korean: ไม่ถูก ບໍ່ຖືກ មិនត្រឹមត្រូវ မမှန် 正しくない 맞지 않
     "ไม่ถูก", "ບໍ່ຖືກ", "មិនត្រឹមត្រូវ", "မမှန်", "正しくない", "맞지\\s*않",
@@ -140,7 +146,11 @@ def glued(words: tuple[str, ...]) -> str:
 
 
 #: Every word of error above, as one regex fragment.
-WRONG = spaced(WRONG_WORDS_SPACED + NOT_CORRECT_SPACED) + "|" + glued(WRONG_WORDS_GLUED + NOT_CORRECT_GLUED)
+WRONG = (
+    spaced(WRONG_WORDS_SPACED + NOT_CORRECT_SPACED + CONTRADICTION_SPACED)
+    + "|"
+    + glued(WRONG_WORDS_GLUED + NOT_CORRECT_GLUED + ("ขัดแย้ง",))
+)
 #: Every retraction above, as one regex fragment.
 RETRACT = spaced(RETRACT_WORDS_SPACED) + "|" + glued(RETRACT_WORDS_GLUED)
 #: Every word of error or retraction: what a sentence after an answer says to disown it.
