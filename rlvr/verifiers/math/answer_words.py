@@ -36,6 +36,7 @@ HEDGE_MARKERS = (
     r"backup(?:\s+answer)?",
     # a tolerance in words (`35, give or take one`, `more or less 35`, `35 or so`)
     r"give\s+or\s+take",
+    r"depending\s+on",  # `12/15 (depending on the reading)`
     r"more\s+or\s+less",
     r"or\s+so",
     *FOREIGN_HEDGES,

@@ -125,7 +125,10 @@ _MINUS_SIGN_RE = re.compile(
 
 
 # an en dash or a hyphen glued between two numbers joins a range (`5–7 apples`, `pages 3‐5`), never a subtraction
-_RANGE_DASH_RE = re.compile("(?<=\\d)[\u2013\u2010\u2011](?=\\d)")
+# (also in a text group: `12\text{–}15`)
+_RANGE_DASH_RE = re.compile(
+    "(?<=\\d)(?:[\u2013\u2010\u2011]|\\\\text\\s*\\{\\s*[\u2013\u2010\u2011]\\s*\\})(?=\\d)"
+)
 
 
 def minus_signs(text: str) -> str:

@@ -1,7 +1,8 @@
 """Clock times: `4:00 PM`, `4 p.m.`, `16:00`, `11:45\\text{ AM}`. A time of day is one instant, so `4:00 PM` is
-`16:00` and never `4:00 AM` (the unit stripper used to drop `PM` as a word and grade the two equal). A time with
-no meridiem and an hour of 1-12 (`4:30`) names the same time on either half of the day: it matches both `4:30 AM`
-and `4:30 PM` (graders accept a clock time written without `PM` when the question fixes the half of the day)."""
+`16:00` and never `4:00 AM` (the unit stripper used to drop `PM` as a word and grade the two equal). A gold with
+no meridiem and an hour of 1-12 (`4:30`) names the same time on either half of the day: `4:30 AM`, `4:30 PM` and
+`16:30` answer it. A gold that says the half of the day (`4:30 PM`, `16:30`) asks for it: a reply's bare `4:30`
+does not say it (its prose may say `in the morning`, or it may be a duration), so it does not answer."""
 
 from __future__ import annotations
 
@@ -58,6 +59,8 @@ def clocks_equal(gold: str, pred: str) -> bool | None:
     if g is None or p is None or not (g[1] or p[1]):
         return None
     (a, _), (b, _) = g, p
-    if a.half_day or b.half_day:
+    if b.half_day and not a.half_day:
+        return False  # `4:30` for `4:30 PM`: the gold asks for the half of the day, and the reply does not say it
+    if a.half_day:
         return a.minutes % 720 == b.minutes % 720
     return a.minutes == b.minutes

@@ -142,15 +142,27 @@ _ASKED_AFTER_RE = re.compile(r"[ \t$)]*\?")
 # a line after the last box that is a value and nothing else (`60`, `**60**`, a bare code block's `60`): the
 # answer shown again, so a different one is a second final value
 _BARE_LINE_RE = re.compile(r"^[ \t*_$`]*(-?\d+(?:\.\d+)?)[ \t*_$`.]*$", re.M)
+# a chat correction of the value before it, after a box or an answer phrase: `*15` alone, `s/24/48/`
+_CORRECTION_LINE_RE = re.compile(
+    r"^[ \t]*(?:\*|s/[^/\n]{1,20}/)[ \t]*(-?\d+(?:\.\d+)?)/?[ \t]*(?:[-\u2014\u2013(][^\n]*)?$", re.M
+)
 _BARE_LINES = 20  # (a reply ending in a long table of numbers reads a bounded number)
 
 
 def _bare_lines_after(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """(start, end, value) of the lines after the last box that are a bare value (see above)."""
-    if not boxes:
+    """(start, end, value) of the lines after the last box (or the last answer phrase) that are a bare value or a
+    correction to one (see above)."""
+    phrases = _PHRASE_RE.finditer(text) if "*" in text or "s/" in text else iter(())
+    phrase = max((m.end() for m in phrases), default=-1)  # (the last answer phrase's end)
+    last = max(boxes[-1][1] if boxes else -1, phrase)
+    if last < 0:
         return []
-    found = []
-    for m in _BARE_LINE_RE.finditer(text, boxes[-1][1]):
+    start = text.find("\n", last) + 1 if "\n" in text[last:] else len(text)
+    lines = _BARE_LINE_RE.finditer(text, start) if boxes and last == boxes[-1][1] else iter(())
+    found = [(m.start(1), m.end(1), m.group(1)) for m in _CORRECTION_LINE_RE.finditer(text, start)][
+        :_BARE_LINES
+    ]
+    for m in lines:
         found.append((m.start(1), m.end(1), m.group(1)))
         if len(found) == _BARE_LINES:
             break

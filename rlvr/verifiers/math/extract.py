@@ -197,6 +197,16 @@ _ALTERNATIVES_OFFERED_RE = re.compile(
     r"|\}\$*[^\n]{0,30}\*[ \t]*\n(?:[ \t]*\n)*[ \t]*\\?\*[ \t]+[^\n]*\d[^\n]*\b(?:if|when|unless|assuming)\b",
     re.IGNORECASE | re.MULTILINE,
 )
+# an answer field of a data object (`"answer": 56`, `"final_answer_int": 65`)
+_ANSWER_FIELD_RE = re.compile(r"[\"'](?:final_)?answer(?:_\w{1,12})?[\"']\s*:\s*[\"']?(-?\d+(?:\.\d+)?)")
+
+
+def _two_answer_fields(text: str) -> bool:
+    """Whether a data object gives two different answers (`{"answer": 56, "answer_int": 65}`)."""
+    values = {float(v) for v in _ANSWER_FIELD_RE.findall(text)} if "answer" in text else set()
+    return len(values) > 1
+
+
 # a number inside reported speech, by the marker after it that closes the quote (ja `...25だと言っていました`,
 # `...とのこと`, `...と書いてある`; ko `...25라고 했다`, `...이라고 말했다`)
 _REPORTED_AFTER_RE = re.compile(
@@ -241,10 +251,21 @@ def _commits(text: str) -> bool:
     return bool(outer_boxes(text)) or _PHRASE_RE.search(text) is not None
 
 
+# a part offering another value beside its own (`(b) 35 (or 36 if the endpoints count)`, `(b) 35? 36?`)
+_PART_HEDGE_RE = re.compile(r"\bor\b|\?|\bmaybe\b|\bperhaps\b|\bif\b|\bunless\b", re.IGNORECASE)
+
+
 def _part_answer(part: str) -> str | None:
-    """The answer of one part of a reply in parts that boxes nothing (`(a) The mean is $5$.`)."""
+    """The answer of one part of a reply in parts that boxes nothing (`(a) The mean is $5$.`); None for a part
+    that offers another value too (a hedge between values answers no part)."""
     found = extract_answer(part, ("final_answer", "last_math"), 1)
-    return found.answer if found is not None else None
+    if found is None:
+        return None
+    for line in part.split("\n"):  # (the value stated with another beside it on any line of the part)
+        at = line.find(found.answer)
+        if at >= 0 and _PART_HEDGE_RE.search(line, at + len(found.answer)):
+            return None
+    return found.answer
 
 
 def reply_parts(text: str) -> str | None:
@@ -271,7 +292,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     parts = part_answers(text, _part_answer) if revisions > 0 else None
     if parts is None and contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
-    if _ALTERNATIVES_OFFERED_RE.search(text):
+    if _ALTERNATIVES_OFFERED_RE.search(text) or _two_answer_fields(text):
         return None  # `"alternatives": [45]`, a table of candidates with confidences: the answer is one of several
     why = unasserted(text)
     if (

@@ -18,7 +18,7 @@ WRONG_WORDS_SPACED = (
     "narobe", "napaka", "погрешн[оаи]", "погрешан", "грешка", "нетачн[оа]", "грешн[оаи]", "невярн[оа]",
     "неправилн[оа]",
     # East Slavic and Baltic not yet read: uk be lt lv
-    "хибн[оаи]", "памылк[аі]", "няправільн[аы]", "neteising[ai]", "klaid[ao]", "nepareiz[ias]", "kļūd[aīu]",
+    "хибн[оаи]", "памылк\\w*", "няправільн[аы]", "neteising[ai]", "klaid[ao]", "nepareiz[ias]", "kļūd[aīu]",
     # Turkic, Mongolic, Caucasus: kk ky uz tt ba az tk mn ka hy
     "қате", "дұрыс\\s+емес", "ката", "туура\\s+эмес", "xato", "noto['ʻ‘’]g['ʻ‘’]ri", "хато", "яңлыш",
     "дөрес\\s+түгел", "səhv", "düzgün\\s+deyil", "ýalňyş", "nädogry", "буруу", "алдаа", "არასწორ\\w*",
@@ -35,7 +35,9 @@ WRONG_WORDS_SPACED = (
     "തെറ്റ\\w*", "වැරදි", "ስህተት", "ভুল",
     # Africa and the Pacific: sw ha yo ig zu xh so tl ms id mi haw
     "si\\s+sahihi", "kuskure", "ba\\s+daidai\\s+ba", "aṣiṣe", "njehie", "akulungile", "iphutha", "impazamo",
-    "khalad", "qalad", "maling", "tidak\\s+betul", "silap", "diso", "tsy\\s+marina",
+    "khalad", "qalad", "maling", "tidak\\s+betul", "silap", "diso", "tsy\\s+marina", "sayop",
+    # ro (both forms of `ș`), la, ckb
+    "gre[șş]it[ăa]?", "gre[șş]eal[ăa]", "falsum", "falsa", "falsus", "هەڵە\\w*",
 )  # fmt: skip
 WRONG_WORDS_GLUED = (
     # Chinese in traditional characters and Cantonese: 錯 不對 有誤 唔啱 計錯 搞錯
@@ -119,7 +121,7 @@ SUPPOSE_WORDS_SPACED = (
     "tuchukulie", "मान\\s+(?:लीजिए|लो|लें|लेते\\s+हैं)", "ধরা\\s+যাক", "ধরি", "لنفترض", "افترض", "فرض\\s+کنید",
     "فرض\\s+کن", "נניח", "ας\\s+υποθέσουμε", "υποθέτουμε", "припустимо", "припустім", "pretpostavimo",
     "претпоставимо", "recimo", "denimo", "předpokládejme", "predpokladajme", "tarkime", "pieņemsim", "oletame",
-    "tegyük\\s+fel", "suposem", "demagun",
+    "tegyük\\s+fel", "suposem", "demagun", "diyelim\\s+ki", "farz\\s+edelim", "thử\\s+đoán", "ansatz",
 )  # fmt: skip
 SUPPOSE_WORDS_GLUED = ("สมมติ", "สมมุติ", "가정하면", "가정하자", "만약", "假定", "と仮定")
 

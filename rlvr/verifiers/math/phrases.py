@@ -68,7 +68,8 @@ _PHRASE_RE = re.compile(
     r"(?:final[\s_]+answer[\"']?\s*(?:is|(?:\*\*|__)?:|=)?|the\s+answer\s+is"
     r"|\banswer[\"']?\s*(?:is|(?:should|must)\s+be|(?:\*\*|__)?:|=|\||\u2192|->|=>)"
     # (`**Answer (revised):** 48`: a bracketed qualifier between the label and its colon)
-    r"|\banswer\s*\((?:revised|corrected|updated|new|final|amended)\)\s*(?:\*\*|__)?:"
+    r"|\banswer\s*\((?:revised|corrected|updated|new|final|amended|simplified|alternative|alternate|other|second)\)"
+    r"\s*(?:\*\*|__)?:"
     r"|\bans\s*:"
     rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS})\s*[:\uff1a]?\s*",
     re.IGNORECASE,

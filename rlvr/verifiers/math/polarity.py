@@ -92,7 +92,8 @@ _CLOSED = (
         equations requirement requirements statement original data range restriction restrictions premise
         premises hypotheses check checks checked checking recheck rechecked rechecking double-check double-checked
         double-checking verification verify verified verifying sanity plugging plug substituting substitution
-        test tested testing proof reading mine ours list listing enumeration brute-force simulation"""
+        test tested testing proof reading mine ours list listing enumeration brute-force simulation ansatz
+        conjecture"""
     )
     | _NEGATIVE
     | _POSITIVE

@@ -396,6 +396,9 @@ _DISOWNED_RE = re.compile(
     r"|result|outcome)\W{0,8}(?:\[\w+\]\W*)?(?:(?:retracted|withdrawn|wrong|incorrect|invalid|failed|rejected|unverified"
     r"|false)\b|[" + FAILURE_MARKS + "])"
     r"|\[verify\]\W*(?:wrong|incorrect|false)\b"
+    # the true value said to lie elsewhere (`So the true count is smaller than 720.`): the stated one is not it
+    r"|\b(?:true|actual|correct|real|right)\s+(?:count|answer|value|number|total|result)\s+(?:is|must\s+be)\s+"
+    r"(?:\w+\s+)?(?:smaller|larger|less|more|greater|bigger|lower|higher|fewer)\s+than\b"
     r"|\bconfiden(?:ce|t)\b[^.\n]{0,40}?(?<![\d.])0(?:\.0+)?\s*%|(?<![\d.])0(?:\.0+)?\s*%\s+confiden|\bno\s+confidence\b"
     r"|^[\s*_(>]*[" + FAILURE_MARKS + r"]"
     # (after a word of dismay, or naming the other quantity as the one asked: `This gives the area, not the
