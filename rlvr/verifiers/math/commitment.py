@@ -232,6 +232,7 @@ _CONTRARY_RE = re.compile(
 )
 
 
+_CONTRAST_RE = re.compile(r"\b(?:though|although|instead|ambiguous|ambiguity)\b", re.IGNORECASE)
 _TABLE_ROW_RE = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*$", re.MULTILINE)
 
 
@@ -276,7 +277,12 @@ def screen(after: str, committed: str) -> Screened:
                 kept.append(v)
         # a modal word in a clause that arrives at the answer again ("we could also compute 2^3 = 8") explains it;
         # a question, doubt or `or` still offers its other values ("is it 7 or 8?")
-        rederives = any(same_value(v, committed) for v in kept) and not _asks(clause)
+        # (`I'm confident in 240, though if ... it would be 48 instead`: a contrast offers the other value anyway)
+        rederives = (
+            any(same_value(v, committed) for v in kept)
+            and not _asks(clause)
+            and not _CONTRAST_RE.search(clause)
+        )
         hedge = kept and (
             (is_hedge(clause) and not rederives and not _remark_on_another(clause))
             or (_ATTRIBUTED_RE.search(clause) and not _OPENER_RE.match(clause))

@@ -201,10 +201,19 @@ _ALTERNATIVES_OFFERED_RE = re.compile(
 _ANSWER_FIELD_RE = re.compile(r"[\"'](?:final_)?answer(?:_\w{1,12})?[\"']\s*:\s*[\"']?(-?\d+(?:\.\d+)?)")
 
 
+# a value with a probability of its own, one per line (`- 4 — 70%`, `1: 30%`): a list of candidates
+_CANDIDATE_LINE_RE = re.compile(
+    r"^[ \t]*(?:[-*\u2022][ \t]+)?\**-?\d+(?:\.\d+)?\**[ \t]*(?:[\u2014\u2013:(]|-(?=[ \t]))[ \t]*\d{1,3}(?:\.\d+)?[ \t]*%",
+    re.MULTILINE,
+)
+
+
 def _two_answer_fields(text: str) -> bool:
-    """Whether a data object gives two different answers (`{"answer": 56, "answer_int": 65}`)."""
+    """Whether a data object gives two different answers (`{"answer": 56, "answer_int": 65}`), or a list gives
+    candidates with their probabilities (`- 4 — 70%\n- 1 — 30%`): the answer is one of several."""
     values = {float(v) for v in _ANSWER_FIELD_RE.findall(text)} if "answer" in text else set()
-    return len(values) > 1
+    candidates = len(_CANDIDATE_LINE_RE.findall(text)) if "%" in text else 0
+    return len(values) > 1 or candidates > 1
 
 
 # a number inside reported speech, by the marker after it that closes the quote (ja `...25だと言っていました`,

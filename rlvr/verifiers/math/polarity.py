@@ -216,9 +216,20 @@ _OTHER_ERROR_RE = re.compile(
 )
 
 
+_ENGLISH_RE = re.compile(r"\b(?:the|is|are|was|were|this|that|it)\b", re.IGNORECASE)
+
+
 def other_language_wrong(sentence: str) -> bool:
     """Whether a short sentence of another language says the statement before it is wrong (`Это ошибка.`):
     short, so that it has no room to name something else (`常见错误是忽略负根` is longer than a judgement)."""
-    if len(sentence) > 200 or len(sentence.split()) > 6 or len(sentence.strip()) > 40:
+    if len(sentence) > 200 or not _OTHER_STEM_RE.search(sentence):
         return False
-    return bool(_OTHER_STEM_RE.search(sentence) and _OTHER_ERROR_RE.search(sentence))
+    if len(sentence.split()) <= 6 and len(sentence.strip()) <= 40:
+        return _OTHER_ERROR_RE.search(sentence) is not None
+    # a longer one whose predicate is the word of error, at its end (`Stai, calculul de mai sus este greșit.`,
+    # `Die Rechnung oben ist leider falsch.`): the sentence judges its subject, the statement before it
+    if _ENGLISH_RE.search(sentence):
+        return False  # (English sentences are judged by their clauses: `judges_wrong`)
+    end = max((m.end() for m in _OTHER_ERROR_RE.finditer(sentence)), default=-1)
+    clause_rest = re.split("[:\u2014]", sentence[end:], maxsplit=1)[0]
+    return end >= 0 and len(sentence.split()) <= 10 and not re.search(r"\w", clause_rest)
