@@ -72,3 +72,13 @@ def test_an_en_dash_in_a_text_group_joins_a_range(verifier: MathVerifier) -> Non
 def test_a_bare_time_against_a_gold_with_a_meridiem_names_the_reason(verifier: MathVerifier) -> None:
     details = expect_verdict(verifier, "$\\boxed{10:26}$", "10:26 PM", "wrong")
     assert details["error"] == "a different time of day"
+
+
+def test_an_echoed_alpaca_prompt_opens_the_reply_at_its_response_heading(verifier: MathVerifier) -> None:
+    prompt = "Below is an instruction that describes a task.\n\n### Instruction:\nTom has 3 times 14 apples.\n\n"
+    reply = prompt + "### Response: Let's think step by step.\nTom has 3 * 14 = 42 apples.\n\nThe answer is: 42."
+    expect_verdict(verifier, reply, "42", "correct")
+    # a heading after the reply's own answer is a run-on into another turn: what follows it answers nothing
+    run_on = "The answer is $\\boxed{128}$.\n\n### Instruction:\nWithout the condition?\n\n### Response:\n$\\boxed{23}$"
+    expect_verdict(verifier, run_on, "128", "correct")
+    expect_verdict(verifier, run_on, "23", "wrong")

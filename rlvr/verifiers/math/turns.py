@@ -25,6 +25,8 @@ _NEXT_TURN_RE = re.compile(
 )
 
 
+_INSTRUCTION_HEADING_RE = re.compile(r"(?:^|\n)[ \t]*#+[ \t]*Instruction[ \t]*:?")
+_RESPONSE_HEADING_RE = re.compile(r"(?:^|\n)[ \t]*#+[ \t]*Response[ \t]*:?")
 _OPENING_TURN_RE = re.compile(r"(?:\s*(?:" + _TURN_TOKEN + r")(?:assistant|model)?)+")
 
 
@@ -50,10 +52,21 @@ def tagged_reply(text: str) -> str:
 
 
 def reply_opened(text: str) -> str:
-    """`text` from where the reply opens: after a leading turn marker (`<|im_start|>assistant`), in gpt-oss's final
-    channel when it has one."""
+    """`text` from where the reply opens: after a leading turn marker (`<|im_start|>assistant`) or an echoed prompt's
+    `### Response:` heading, in gpt-oss's final channel when it has one."""
     opening = _OPENING_TURN_RE.match(text)  # `<|im_start|>assistant` before the reply opens it, ends nothing
     text = text[opening.end() :] if opening else text
+    # an echoed Alpaca-style prompt (WizardMath: `Below is an instruction ... ### Instruction: ... ### Response:`):
+    # the reply opens after its response heading
+    # (its instruction heading opens the text, after at most the template's preamble of words)
+    instruction = _INSTRUCTION_HEADING_RE.search(text, 0, 400) if "Instruction" in text[:400] else None
+    if instruction is not None and re.search(r"\d|\\boxed", text[: instruction.start()]):
+        instruction = (
+            None  # (a value before it: the reply came first, and the heading runs on to another turn)
+        )
+    response = _RESPONSE_HEADING_RE.search(text, instruction.end()) if instruction is not None else None
+    if response is not None:
+        text = text[response.end() :]
     finals = list(_HARMONY_FINAL_RE.finditer(text))
     return text[finals[-1].end() :] if finals else text
 
