@@ -75,8 +75,12 @@ def test_a_bare_time_against_a_gold_with_a_meridiem_names_the_reason(verifier: M
 
 
 def test_an_echoed_alpaca_prompt_opens_the_reply_at_its_response_heading(verifier: MathVerifier) -> None:
-    prompt = "Below is an instruction that describes a task.\n\n### Instruction:\nTom has 3 times 14 apples.\n\n"
-    reply = prompt + "### Response: Let's think step by step.\nTom has 3 * 14 = 42 apples.\n\nThe answer is: 42."
+    prompt = (
+        "Below is an instruction that describes a task.\n\n### Instruction:\nTom has 3 times 14 apples.\n\n"
+    )
+    reply = (
+        prompt + "### Response: Let's think step by step.\nTom has 3 * 14 = 42 apples.\n\nThe answer is: 42."
+    )
     expect_verdict(verifier, reply, "42", "correct")
     # a heading after the reply's own answer is a run-on into another turn: what follows it answers nothing
     run_on = "The answer is $\\boxed{128}$.\n\n### Instruction:\nWithout the condition?\n\n### Response:\n$\\boxed{23}$"
