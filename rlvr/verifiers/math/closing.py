@@ -112,21 +112,17 @@ def formula_line(tail: str) -> str | None:
     return re.sub(r"^[^\W\d_]\s*=\s*", "", line) if not line.isascii() else line
 
 
-_CLOCK = r"\d{1,2}:\d{2}(?:[ \t]*[AaPp]\.?[Mm]\b\.?)?"  # a clock time (`4:00 PM`, `16:30`)
+# a value a bold run may hold: a clock time (`4:00 PM`, `16:30`) or a number (`1,250`, `-0.5`, `3/4`)
+_BOLD_NUMBER = r"\d{1,2}:\d{2}(?:[ \t]*[AaPp]\.?[Mm]\b\.?)?|-?\d+(?:,\d{3})*(?:\.\d+)?(?:/\d+)?"
 # the closing line's one bold value among its numbers (`So, the train will travel **315 km** in 3.5 hours.`,
 # `15/20, which simplifies to **3/4**.`): the emphasis marks the answer, unless a word qualifies or denies it
-_BOLD_VALUE_RE = re.compile(
-    r"(\*\*|__)(?P<value>"
-    + _CLOCK
-    + r"|-?\d+(?:,\d{3})*(?:\.\d+)?(?:/\d+)?)(?P<unit>(?:[ \t]+[A-Za-z]+){0,2})\1"
-)
+_BOLD_VALUE_RE = re.compile(r"(\*\*|__)(?P<value>" + _BOLD_NUMBER + r")(?P<unit>(?:[ \t]+[A-Za-z]+){0,2})\1")
 _BOLD_RUN_RE = re.compile(r"(\*\*|__)(?=\S).+?(?<=\S)\1")
 # a bold clause with one value in it (`**The second train catches up at 4:00 PM**`): the emphasis marks the
 # sentence that answers, and its one value (a number or a clock time) is the answer; words only before the value
 _BOLD_CLAUSE_RE = re.compile(
-    r"(\*\*|__)(?P<lead>[A-Za-z][A-Za-z' ,]*?[ \t])\$?(?P<value>"
-    + _CLOCK
-    + r"|-?\d+(?:,\d{3})*(?:\.\d+)?(?:/\d+)?)\$?(?P<unit>(?:[ \t]+[A-Za-z]+)*)[.!]?\1"
+    r"(\*\*|__)(?P<lead>[A-Za-z][A-Za-z' ,]*?[ \t])\$?(?P<value>" + _BOLD_NUMBER + r")\$?"
+    r"(?P<unit>(?:[ \t]+[A-Za-z]+)*)[.!]?\1"
 )
 _QUALIFIED_BEFORE_RE = re.compile(
     r"\b(?:not|never|no|about|around|approximately|roughly|nearly|almost|least|most|over|under|than|exceeds?"
@@ -142,8 +138,10 @@ def bold_closing(tail: str) -> str | None:
     if len(runs) != 1 or _SENTENCE_END_RE.search(line.strip().rstrip(".! \t")):
         return None
     m = _BOLD_VALUE_RE.fullmatch(runs[0].group()) or _BOLD_CLAUSE_RE.fullmatch(runs[0].group())
-    lead = line[: runs[0].start()] + (m.groupdict().get("lead") or "" if m else "")
-    if m is None or _QUALIFIED_BEFORE_RE.search(lead) or "?" in line:
+    if m is None or "?" in line:
+        return None
+    # (the words before the value, outside the run and inside it, may qualify or deny it: `not **12**`)
+    if _QUALIFIED_BEFORE_RE.search(line[: runs[0].start()] + (m.groupdict().get("lead") or "")):
         return None
     if any(w.lower() in VALUE_WORDS for w in m.group("unit").split()[:2]):
         return None  # `**12 dozen**`, `**5 percent**`: not the value 12

@@ -149,12 +149,12 @@ _CORRECTION_LINE_RE = re.compile(
 _BARE_LINES = 20  # (a reply ending in a long table of numbers reads a bounded number)
 
 
-def _bare_lines_after(text: str, boxes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """(start, end, value) of the lines after the last box (or the last answer phrase) that are a bare value or a
-    correction to one (see above)."""
-    phrases = _PHRASE_RE.finditer(text) if "*" in text or "s/" in text else iter(())
-    phrase = max((m.end() for m in phrases), default=-1)  # (the last answer phrase's end)
-    last = max(boxes[-1][1] if boxes else -1, phrase)
+def _bare_lines_after(
+    text: str, boxes: list[tuple[int, int, str]], phrased: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """(start, end, value) of the lines after the last box (or the last value an answer phrase states: `phrased`)
+    that are a bare value or a correction to one (see above)."""
+    last = max(boxes[-1][1] if boxes else -1, max((end for _, end, _ in phrased), default=-1))
     if last < 0:
         return []
     start = text.find("\n", last) + 1 if "\n" in text[last:] else len(text)
@@ -229,7 +229,8 @@ def contested(text: str) -> bool:
     boxes = [
         g for g in boxes if not format_example(text, g[0])
     ]  # `For example: \\boxed{42}.`: the prompt's template
-    values = sorted(set(boxes + _phrase_values(text, boxes) + _bare_lines_after(text, boxes)))
+    phrased = _phrase_values(text, boxes)
+    values = sorted(set(boxes + phrased + _bare_lines_after(text, boxes, phrased)))
     if len(values) < 2:
         return False
     last_start, last_end, last = values[-1]

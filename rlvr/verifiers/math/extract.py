@@ -208,9 +208,12 @@ _CANDIDATE_LINE_RE = re.compile(
 )
 
 
-def _two_answer_fields(text: str) -> bool:
-    """Whether a data object gives two different answers (`{"answer": 56, "answer_int": 65}`), or a list gives
-    candidates with their probabilities (`- 4 — 70%\n- 1 — 30%`): the answer is one of several."""
+def _alternatives_offered(text: str) -> bool:
+    """Whether the reply offers its answer as one of several: by a field or a table of candidates (see above), two
+    different answer fields of a data object (`{"answer": 56, "answer_int": 65}`), or candidates listed with their
+    probabilities (`- 4 — 70%\n- 1 — 30%`)."""
+    if _ALTERNATIVES_OFFERED_RE.search(text):
+        return True
     values = {float(v) for v in _ANSWER_FIELD_RE.findall(text)} if "answer" in text else set()
     candidates = len(_CANDIDATE_LINE_RE.findall(text)) if "%" in text else 0
     return len(values) > 1 or candidates > 1
@@ -277,10 +280,20 @@ def _part_answer(part: str) -> str | None:
     return found.answer
 
 
+def _answering_text(text: str) -> str:
+    """The part of a completion that answers, as the extractor reads it: from where the reply opens to the next
+    turn, code read as what it shows, struck-out, hidden and quoted text and unclosed drafts removed."""
+    text = struck_out(
+        minus_signs(reply_opened(text))
+    )  # before turns end: `<s>7</s>` is struck out, `</s>` ends none
+    # (a draft never closed answers nothing)
+    text = drop_unclosed_think(tagged_reply(read_code(undouble_backslashes(turn_ended(text)))))
+    return asides_removed(money_dollars(text), _commits)  # `> quoted`, `[^1]:`, `<details>`; `$245` is money
+
+
 def reply_parts(text: str) -> str | None:
     """The answers of a reply written in labelled parts, boxed or not, as a tuple (`parts.part_answers`, loose)."""
-    text = asides_removed(money_dollars(struck_out(reply_opened(text))), _commits)
-    return part_answers(text, _part_answer, loose=True)
+    return part_answers(_answering_text(text), _part_answer, loose=True)
 
 
 def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int = 3) -> Extraction | None:
@@ -288,20 +301,14 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     withdrawn final value the rest of the reply is read, at most `revisions` times."""
     if not isinstance(text, str) or not text.strip():
         return None
-    text = struck_out(
-        minus_signs(reply_opened(text))
-    )  # before turns end: `<s>7</s>` is struck out, `</s>` ends none
-    text = drop_unclosed_think(
-        tagged_reply(read_code(undouble_backslashes(turn_ended(text))))
-    )  # a draft never closed answers nothing
-    text = asides_removed(money_dollars(text), _commits)  # `> quoted`, `[^1]:`, `<details>`; `$245` is money
+    text = _answering_text(text)
     if not text.strip() or revising_when_cut(text):
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
     # `**(a)** ... \boxed{5}. **(b)** ... \boxed{14}.`: one answer per part, in order
     parts = part_answers(text, _part_answer) if revisions > 0 else None
     if parts is None and contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
-    if _ALTERNATIVES_OFFERED_RE.search(text) or _two_answer_fields(text):
+    if _alternatives_offered(text):
         return None  # `"alternatives": [45]`, a table of candidates with confidences: the answer is one of several
     why = unasserted(text)
     if (
