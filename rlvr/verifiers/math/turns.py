@@ -61,9 +61,8 @@ def reply_opened(text: str) -> str:
     # (its instruction heading opens the text, after at most the template's preamble of words)
     instruction = _INSTRUCTION_HEADING_RE.search(text, 0, 400) if "Instruction" in text[:400] else None
     if instruction is not None and re.search(r"\d|\\boxed", text[: instruction.start()]):
-        instruction = (
-            None  # (a value before it: the reply came first, and the heading runs on to another turn)
-        )
+        # (a value before it: the reply came first, and the heading runs on to another turn)
+        instruction = None
     response = _RESPONSE_HEADING_RE.search(text, instruction.end()) if instruction is not None else None
     if response is not None:
         text = text[response.end() :]
