@@ -39,6 +39,30 @@ _NOT_COMMITTED = [
         "answer would be $48$ instead, and the problem is ambiguous on this point.",
         "240",
     ),
+    # structure after the answer (the open false positives of 17b, fixed in the next session): a changelog that
+    # states a new final count, a collapsed answer key with another value, a table of readings left open, a
+    # quoted solution the line before it gives to someone else, a value denied by what names it
+    (
+        "So $100 - 67 = 33$ numbers.\n\n**Answer: 33**\n\n### Changelog\n- v1: first count\n"
+        "- v2: fixed the multiples of 3; the final count is now **32**",
+        "33",
+    ),
+    (
+        "The larger root is $\\boxed{5}$.\n\n<details><summary>Show the answer key</summary>\n"
+        "Answer key: 2\n</details>",
+        "5",
+    ),
+    (
+        "So $100 - 67 = 33$ are left. The count is **33**.\n\nWhich reading the problem intends is unclear to me:\n\n"
+        "| Reading | Count |\n|---|---|\n| neither 2 nor 3 | 33 |\n| not both | 84 |",
+        "33",
+    ),
+    (
+        "My tutor's solution ends with:\n\n> So the probability is $\\boxed{\\frac{5}{18}}$.\n\n"
+        "I'm not convinced: a sum of 7 has 6 outcomes of 36.",
+        "\\frac{5}{18}",
+    ),
+    ("Average speed $= 48$ km/h.\n\nThis is the harmonic mean, not the arithmetic mean $50$.", "50"),
 ]
 
 
@@ -55,6 +79,24 @@ _COMMITTED = [
     ("So the remainder is 4.\n\nConfidence: 95%.", "4"),
     (_BOX + "\nThe true count is 24, as the check confirms.", "24"),
     ("$24 \\times 2 = 48$.\n\n**Answer: 48**\n**Answer (simplified): 48**", "48"),
+    (
+        "So $100 - 67 = 33$ numbers.\n\n**Answer: 33**\n\n### Changelog\n- v2: fixed a typo; the count is "
+        "unchanged",
+        "33",
+    ),
+    (
+        "The larger root is $\\boxed{5}$.\n\n<details><summary>Show the answer key</summary>\n"
+        "Answer key: 5\n</details>",
+        "5",
+    ),
+    ("Factor and compare the roots.\n\n<details><summary>Show answer</summary>\n42\n</details>", "42"),
+    (
+        "It is not clear whether 0 counts; I take the usual reading, so the count is $33$ (0 and 84 are out).",
+        "33",
+    ),
+    ("Bob wrote:\n> the answer is 12\n\nHe is right: $3 \\cdot 4 = 12$.", "12"),
+    ("Average speed $= 48$ km/h.\n\nThis is the harmonic mean, not the arithmetic mean $50$.", "48"),
+    ("Average speed $= \\dfrac{96}{2} = 48$ km/h.", "48"),
     ("Giả sử đáp án là $12$. Khi đó chu vi là $16$, mâu thuẫn. Vậy đáp án là $\\boxed{9}$.", "9"),
 ]
 

@@ -58,6 +58,18 @@ _NEGATED_BEFORE_RE = re.compile(
     r"\b(?:not|never|n't|no\s+longer|instead\s+of|rather\s+than)\s+(?:(?:be|equal(?:\s+to)?|exactly|just|simply)\s+)?"
     r"[$(\\*]*\s*$"  # (`not \\$48`, `Why not **48**?`: money and bold before the value)
 )
+# a value denied by what names it (`not the arithmetic mean $50$`, `rather than the naive $24$`)
+_DENIED_NAMED_RE = re.compile(
+    r"\b(?:not|never|rather\s+than|instead\s+of)\s+(?:the\s+|an?\s+)?(?:[^\W\d_]{2,}\s+){0,3}[$(\\*]*\s*\Z",
+    re.IGNORECASE,
+)
+
+
+def denied_before(lead: str) -> bool:
+    """Whether the words right before a value deny it, naming what it is (`not the arithmetic mean $50$`)."""
+    return _DENIED_NAMED_RE.search(lead[-80:]) is not None
+
+
 _PITFALL_RE = re.compile(r"\b(?:" + "|".join(PITFALL_WORDS) + r")\b", re.IGNORECASE)
 _OPENER_RE = re.compile(
     r"^[\s(*]*(?:(?:" + "|".join(REVISION_WORDS) + r"|therefore|thus|hence|so)\b|no,)", re.IGNORECASE

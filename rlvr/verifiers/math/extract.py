@@ -55,7 +55,7 @@ from rlvr.verifiers.math.closing import (
     stated_after_formula,
 )
 from rlvr.verifiers.math.code_blocks import read_code
-from rlvr.verifiers.math.commitment import guess_contested, rejected_after, same_value, screen
+from rlvr.verifiers.math.commitment import denied_before, guess_contested, rejected_after, same_value, screen
 from rlvr.verifiers.math.contested import contested
 from rlvr.verifiers.math.formula_pairs import also_assigned, assignments_joined, labelled_beside
 from rlvr.verifiers.math.markup import asides_removed, money_dollars, struck_out, table_total
@@ -76,6 +76,7 @@ from rlvr.verifiers.math.phrases import (
     clause_hedge,
     prose_scale,
 )
+from rlvr.verifiers.math.readings import left_open
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
 from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALES
@@ -308,8 +309,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     parts = part_answers(text, _part_answer) if revisions > 0 else None
     if parts is None and contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
-    if _alternatives_offered(text):
-        return None  # `"alternatives": [45]`, a table of candidates with confidences: the answer is one of several
+    if _alternatives_offered(text) or left_open(text):
+        # `"alternatives": [45]`, a table of candidates with confidences, a table of readings left open: the answer
+        # is one of several
+        return None
     why = unasserted(text)
     if (
         why is not None
@@ -467,9 +470,15 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             bold = bold_closing(tail[spans[-1].end() :] if spans else tail)
             if bold is not None:  # `So, the train will travel **315 km** in 3.5 hours.`: bold marks it
                 return Extraction(bold, "conclusion")
+            while spans and denied_before(tail[max(0, spans[-1].start() - 80) : spans[-1].start()]):
+                spans.pop()  # `..., not the arithmetic mean $50$.`: a value denied is no last formula
             if spans:
                 spans = spans[: _principal(tail, [(m.start(), m.end()) for m in spans]) + 1]
                 content = next(g for g in spans[-1].groups() if g is not None).strip()
+                # `Average speed $= 48$ km/h`: the prose before the formula is its left-hand side
+                content = (
+                    content[1:].lstrip() if content.startswith("=") and "=" not in content[1:2] else content
+                )
                 k = len(spans) - 1
                 while k > 0 and (
                     _SPAN_GAP_RE.match(tail[spans[k - 1].end() : spans[k].start()])

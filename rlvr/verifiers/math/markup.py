@@ -190,17 +190,42 @@ def _quoted_statements_removed(text: str, commits: Callable[[str], bool]) -> str
     return _QUOTATION_RE.sub(blank, text)
 
 
+# a collapsed section titled as the answer (`<summary>Click for the answer key</summary>`) whose body is one short
+# line: the reply's answer shown on request, not an aside
+_ANSWER_SECTION_RE = re.compile(
+    r"<details\b[^>]*>\s*<summary\b[^>]*>(?P<title>[^<]{0,80})</summary\s*>(?P<body>[^<]{0,120})</details\s*>",
+    re.IGNORECASE,
+)
+_ANSWER_TITLE_RE = re.compile(r"\b(?:answers?|solution|result)\b", re.IGNORECASE)
+_ANSWER_LABEL_RE = re.compile(
+    r"^(?:the\s+)?(?:final\s+)?(?:answer(?:\s+key)?|solution|result)\s*[:=\-]\s*", re.I
+)
+
+
+def _answer_section_shown(m: re.Match[str]) -> str:
+    """An answer-titled collapsed section of one line as the answer line it shows (`Answer: 2`)."""
+    body = m.group("body").strip()
+    if not _ANSWER_TITLE_RE.search(m.group("title")) or not body or "\n" in body:
+        return m.group()
+    # (worded as a statement, not as a closing answer line: beside a box it is a second answer, it overrides none)
+    return "\n\nIn the collapsed section, the answer is " + _ANSWER_LABEL_RE.sub("", body) + "\n\n"
+
+
 def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     """`text` without quotations that state an answer (always), and without quoted lines, footnotes and
     `<details>` sections when what is left `commits` to an answer of its own; else with those unchanged (the
-    answer may be in the quote: nothing is guessed)."""
+    answer may be in the quote: nothing is guessed). A `<details>` section titled as the answer, of one line, is
+    the reply's answer stated (`<summary>Answer key</summary>2` states 2 beside any box: two values, no answer)."""
+    if "<details" in text:
+        text = _ANSWER_SECTION_RE.sub(_answer_section_shown, text)
     text = _quoted_statements_removed(text, commits)
     if ">" not in text and "[^" not in text:
         return text
     text = _FOOTNOTE_RE.sub(_withdrawing_note_inline, text)
     text = _QUOTED_LINE_RE.sub(_withdrawing_note_inline, text)
     rest = _ASIDE_MARKUP_RE.sub(" ", text)
-    if rest != text and (commits(rest) or _ATTRIBUTED_QUOTE_RE.search(text)):
+    attributed = _ATTRIBUTED_QUOTE_RE.search(text) or _ATTRIBUTED_BEFORE_RE.search(text)
+    if rest != text and (commits(rest) or attributed):
         return rest  # (a quoted answer someone else gave, `> **Accepted answer:** ...`, is not the reply's)
     return text
 
@@ -211,6 +236,13 @@ _ATTRIBUTED_QUOTE_RE = re.compile(
     r"^[ \t]*>[ \t*_]*(?:(?:the\s+)?(?:accepted|top|best|reference|official|expected|textbook|community|forum"
     r"|suggested|sample|model|teacher'?s|book'?s|someone'?s|another)\s+(?:answer|solution|response)s?|answer\s+key"
     r"|according\s+to)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+# a quote block that the line before it gives to someone (`My tutor's worked solution ends with:`, `Bob wrote:`)
+_ATTRIBUTED_BEFORE_RE = re.compile(
+    r"^[^\n>]*(?:\b\w+'s\s+(?:[a-z]+\s+){0,2}(?:solution|answer|work|reply|response|notes?|post)\b"
+    r"|\b(?:says|said|wrote|writes|claims|claimed|ends\s+with|gave|replied|posted|suggests|suggested)\b)"
+    r"[^\n]*:[ \t*_]*\n(?:[ \t]*\n)?[ \t]*>",
     re.IGNORECASE | re.MULTILINE,
 )
 # a quoted line after the marker and a GitHub admonition's tag (`> [!CAUTION]`): a callout in the reply's own

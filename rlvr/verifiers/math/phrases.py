@@ -71,6 +71,8 @@ _PHRASE_RE = re.compile(
     r"|\banswer\s*\((?:revised|corrected|updated|new|final|amended|simplified|alternative|alternate|other|second)\)"
     r"\s*(?:\*\*|__)?:"
     r"|\bans\s*:"
+    # (`the final count is now **32**`: a final count or total stated is an answer stated, as in a changelog)
+    r"|\bfinal\s+(?:count|total|tally|result|value|number|sum|amount)\s+(?:is|=)(?:\s+now)?"
     rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS})\s*[:\uff1a]?\s*",
     re.IGNORECASE,
 )
