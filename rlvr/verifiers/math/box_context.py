@@ -13,6 +13,7 @@ from rlvr.verifiers.math.boxes import (
     _unbox,
     outer_boxes,
 )
+from rlvr.verifiers.math.checks import refuted_by_check
 from rlvr.verifiers.math.commitment import (
     offers_another,
     same_value,
@@ -32,6 +33,11 @@ from rlvr.verifiers.math.vocab import APPROXIMATORS, NUMBER_WORDS
 _SENTENCE_TAIL_RE = re.compile(
     r"[\s$)\]}]*[^\d$\\.!?\n\u3002\uff01\uff1f\u0964]{1,80}[.!?\u3002\uff01\uff1f\u0964](?=\s|$)"
 )
+
+
+_ASSIGNED_RE = re.compile(r"^[A-Za-z]\s*=\s*")
+# the reply's last sentence (what a refuting check concludes: `So $x = 9$ is the one.`)
+_LAST_SENTENCE_RE = re.compile(r"[^.!?\n]*(?:[.!?](?:(?<=\d\.)\d+[^.!?\n]*[.!?])?)?\s*\Z")
 
 
 # a summary section after the answer and the bold values it states (`### Summary\n- Time to fill: **25 minutes**`)
@@ -118,6 +124,15 @@ def _after_last_box(text: str) -> Extraction | None:
         )
         if later is not None and same_value(later, box):
             later = None
+    value = _ASSIGNED_RE.sub("", box)  # (`\\boxed{x = 2}` checked as `x = 2`)
+    refuted = refuted_by_check(rest, value, same_value) if _PLAIN_NUMBER_RE.match(value) else None
+    if refuted is not None and later is None:
+        # `So $x = \\boxed{2}$. Check: ... These two sides do not agree. [With $x = 9$: ...] So the solution is 9.`
+        last = _LAST_SENTENCE_RE.search(rest, refuted)
+        concluded = _concluding_number(last.group()) if last is not None else None
+        if concluded is None or same_value(concluded, value):
+            return Extraction("", "withdrawn")
+        return Extraction(concluded, "final_answer")
     if _PLAIN_NUMBER_RE.match(box) and _summary_disagrees(rest, box):
         return Extraction("", "contested")  # `\\boxed{20}` then `### Summary ... **25 minutes**`: two answers
     answer = _phrase_answer_after(screened.text) or later

@@ -8,6 +8,7 @@ A reply may verify its answer on an instance ("let me check with n = 10: 15"), c
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rlvr.verifiers.math.answer_words import SECTION_TITLES
 from rlvr.verifiers.math.phrase_words import CHECK_LABELS, CHECK_LABELS_GLUED
@@ -197,3 +198,29 @@ def checks_at_end_dropped(text: str) -> str:
                 break
         kept, dropped = before, True
     return kept if dropped else text
+
+
+# a check's finding that its value fails (`These two sides do not agree.`, `so $x = 2$ does not satisfy the
+# equation`, `$\\log_3(-1)$ is undefined`), with no word of error: the value checked is refuted
+_REFUTES_RE = re.compile(
+    r"\b(?:do(?:es)?\s+not|don'?t|doesn'?t|fails?\s+to)\s+(?:agree|satisfy|work|hold|match|check\s+out)\b"
+    r"|\bnot\s+an?\s+(?:valid\s+)?(?:solution|root)\b|\bextraneous\b|\bis\s+undefined\b|\bfails\b",
+    re.IGNORECASE,
+)
+_CHECK_OPENER_RE = re.compile(
+    r"\b(?:check\w*|verif\w*|for|with|substitut\w*|plug\w*|test\w*|try|trying|at)\b", re.IGNORECASE
+)
+_CHECKED_VALUE_RE = re.compile(r"(?<![\w.^_{])-?\d+(?:\.\d+)?(?![\w.])")
+
+
+def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) -> int | None:
+    """Where a check after the answer ends that refutes it (see above): the refutation's line checks the
+    answer's value first (after its last check opener) (`Check with $x = 2$: ... so $x = 2$ does not satisfy ...`); None if none does."""
+    for m in _REFUTES_RE.finditer(rest[:3000]):
+        line = rest[rest.rfind("\n", 0, m.start()) + 1 : m.start()]
+        openers = list(_CHECK_OPENER_RE.finditer(line))  # (`Check 4: ✓. Check -2: undefined.`: the second)
+        first = _CHECKED_VALUE_RE.search(line, openers[-1].start() if openers else 0)
+        if first is not None and same(first.group(), value):
+            end = _SENTENCE_END_RE.search(rest, m.end())
+            return end.end() if end else len(rest)
+    return None

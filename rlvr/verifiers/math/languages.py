@@ -21,12 +21,12 @@ WRONG_WORDS_SPACED = (
     "хибн[оаи]", "памылк\\w*", "няправільн[аы]", "neteising[ai]", "klaid[ao]", "nepareiz[ias]", "kļūd[aīu]",
     # Turkic, Mongolic, Caucasus: kk ky uz tt ba az tk mn ka hy
     "қате", "дұрыс\\s+емес", "ката", "туура\\s+эмес", "xato", "noto['ʻ‘’]g['ʻ‘’]ri", "хато", "яңлыш",
-    "дөрес\\s+түгел", "səhv", "düzgün\\s+deyil", "ýalňyş", "nädogry", "буруу", "алдаа", "არასწორ\\w*",
+    "дөрес\\s+түгел", "səhv\\w*", "düzgün\\s+deyil", "ýalňyş", "nädogry", "буруу", "алдаа", "არასწორ\\w*",
     "შეცდომ\\w*", "սխալ\\w*",
     # Finnic, Celtic, Basque, Romance and Germanic not yet read: et fi cy ga gd br eu ca gl ro is af
     "on\\s+vale", "vigane", "virheellinen", "anghywir", "camgymeriad", "mícheart", "earráid", "ceàrr",
     "mearachd", "fazi", "okerra", "oker", "ez\\s+da\\s+zuzena", "akatsa", "incorrecte", "erroni", "equivocat",
-    "erróneo", "errónea", "equivocad[oa]", "incorect[ăa]?", "rangt", "röng", "verkeerd", "sbagliat[oaie]",
+    "erróneo", "errónea", "equivocad[oa]", "incorect[ăa]?", "rangt", "vitlaus\\w*", "röng", "verkeerd", "sbagliat[oaie]",
     "errat[oaie]", "erroné", "erronée", "fehlerhaft", "helytelen", "téves", "nesprávn[eéáý]", "niepoprawn\\w*",
     "felaktig", "feilaktig", "inkorrekt", "galt", "gabim\\w*", "pasaktë", "żbaljat[aie]?", "ħażin", "żball",
     "malĝust[aeo]", "eraro",
@@ -34,7 +34,7 @@ WRONG_WORDS_SPACED = (
     "غلط", "نادرست", "ਗਲਤ", "ਗ਼ਲਤ", "ખોટ\\w*", "ભૂલ", "चूक", "चुकीच\\w*", "त्रुटि", "தவறு", "తప్పు", "ತಪ್ಪು",
     "തെറ്റ\\w*", "වැරදි", "ስህተት", "ভুল",
     # Africa and the Pacific: sw ha yo ig zu xh so tl ms id mi haw
-    "si\\s+sahihi", "kuskure", "ba\\s+daidai\\s+ba", "aṣiṣe", "njehie", "akulungile", "iphutha", "impazamo",
+    "si\\s+sahihi", "k[oò]\\s+t[oọ]\u0300?n[aà]", "kuskure", "ba\\s+daidai\\s+ba", "aṣiṣe", "njehie", "akulungile", "iphutha", "impazamo",
     "khalad", "qalad", "maling", "tidak\\s+betul", "silap", "diso", "tsy\\s+marina", "sayop",
     # ro (both forms of `ș`), la, ckb
     "gre[șş]it[ăa]?", "gre[șş]eal[ăa]", "falsum", "falsa", "falsus", "هەڵە\\w*",

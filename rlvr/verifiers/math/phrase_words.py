@@ -51,7 +51,9 @@ ANSWER_LABELS = (
 )  # fmt: skip
 #: The same in scripts written without spaces, read even right after other letters (`所以答案是七`, `最终答案：7`):
 #: sentences, then labels.
-ANSWER_SENTENCES_GLUED = ("答案是", "答案为", "答案為", "答えは", "정답은", "คำตอบคือ")
+ANSWER_SENTENCES_GLUED = (
+    "答案是", "答案为", "答案為", "答案应为", "答案應為", "答案应该是", "答案應該是", "答えは", "정답은", "คำตอบคือ",
+)  # fmt: skip
 ANSWER_LABELS_GLUED = ("答案", "答え", "정답")
 #: Labels of a result (`Résultat : 2`, `Ergebnis: Das Integral hat den Wert 2.`, `Total distance: 25 km`): they
 #: label a step's result as often as the answer, so they answer only where they open a reply's closing line

@@ -33,6 +33,7 @@ from rlvr.verifiers.math.phrase_words import (
     CONCLUSION_OPENERS_GLUED,
     CONCLUSION_OPENERS_OTHER,
     FOREIGN_AND,
+    FOREIGN_HEDGES,
     FOREIGN_OR,
     FOREIGN_QUALIFIERS,
 )
@@ -87,7 +88,7 @@ _ALTERNATIVE_RE = re.compile(
     + r"|(?<![^\W\d_])(?:"
     + "|".join(FOREIGN_OR)
     + r")(?![^\W\d_]))[\s\"'*]*"
-    r"(?:(?:" + "|".join(ALTERNATIVE_HEDGES) + r")\s+)?"
+    r"(?:(?:" + "|".join(ALTERNATIVE_HEDGES) + r"|" + "|".join(FOREIGN_HEDGES) + r")\s+)?"
     r"(?:\$+([^$]+?)\$+|\\\((.+?)\\\)|(-?\d++(?:\.\d++)?+)(?![\d.]*\s*[A-Za-z]{3}))"
 )
 

@@ -346,7 +346,9 @@ EXPLICIT_REVISIONS = (
     r"(?:fix|correct)(?:ing|ed)?\s+(?:it|this|that)",
     # a later noticing that changes it: `was going to be \\boxed{24}, until I noticed ... \\boxed{18}`
     r"(?:until|then|but\s+then)\s+(?:I|we)\s+(?:noticed|realized|realised|remembered|re-?read|saw)",
-)
+    # a correction label of zh / ja (`修正：上面的最后一步有误，正确答案应为 21。`, `訂正：`)
+    "修正", "更正", "订正", "訂正",
+)  # fmt: skip
 #: Words that say a check found an error: they end the check (`checks.drop_checks`), so a conclusion after
 #: them may state a new answer. They do not open a revision by themselves ("2 would be wrong" revises nothing).
 ERROR_WORDS = ("wrong", "incorrect", "error", r"should\s+be", r"not\s+right", "mistake")
