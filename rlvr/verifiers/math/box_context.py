@@ -8,7 +8,7 @@ import re
 
 from rlvr.verifiers.math.answer_words import QUALIFIERS_AFTER_BOX, QUALIFIERS_BEFORE_BOX
 from rlvr.verifiers.math.assertion import revised_after_withdrawal
-from rlvr.verifiers.math.atoms import _PLAIN_NUMBER_RE, Extraction
+from rlvr.verifiers.math.atoms import _MATH_SPAN_RE, _PLAIN_NUMBER_RE, Extraction
 from rlvr.verifiers.math.boxes import (
     _unbox,
     outer_boxes,
@@ -27,7 +27,7 @@ from rlvr.verifiers.math.phrases import (
     _phrase_answer_after,
     _revised_value,
 )
-from rlvr.verifiers.math.vocab import APPROXIMATORS, NUMBER_WORDS
+from rlvr.verifiers.math.vocab import APPROXIMATORS, EXPLICIT_REVISIONS, NUMBER_WORDS
 
 # the words that end the box's own sentence, no value among them (`$ façons.`, ` ways to do it.`)
 _SENTENCE_TAIL_RE = re.compile(
@@ -36,6 +36,26 @@ _SENTENCE_TAIL_RE = re.compile(
 
 
 _ASSIGNED_RE = re.compile(r"^[A-Za-z]\s*=\s*")
+_EXPLICIT_REVISION_RE = re.compile(r"\b(?:" + "|".join(EXPLICIT_REVISIONS) + r")\b", re.IGNORECASE)
+_CONCLUDES_RE = re.compile(r"\b(?:so|thus|hence|therefore)\b", re.IGNORECASE)
+
+
+def _revised_formula(rest: str) -> str | None:
+    """The formula that an explicit revision after a box concludes with (`Wait, I used 13 for the second draw;
+    ..., so the probability is $\\frac{1}{17}$.`): the last math span after the revision, in a concluding
+    sentence that ends the reply and checks nothing; None when there is none."""
+    revision = _EXPLICIT_REVISION_RE.search(rest)
+    if revision is None:
+        return None
+    spans = list(_MATH_SPAN_RE.finditer(rest, revision.end()))
+    if not spans:
+        return None
+    last = spans[-1]
+    opening = max(rest.rfind(". ", 0, last.start()), rest.rfind("\n", 0, last.start()), revision.end())
+    closing = rest[last.end() :]
+    if not _CONCLUDES_RE.search(rest, opening, last.start()) or not re.fullmatch(r"[\s.!]*", closing):
+        return None
+    return next(g for g in last.groups() if g is not None).strip()
 # the reply's last sentence (what a refuting check concludes: `So $x = 9$ is the one.`)
 _LAST_SENTENCE_RE = re.compile(r"[^.!?\n]*(?:[.!?](?:(?<=\d\.)\d+[^.!?\n]*[.!?])?)?\s*\Z")
 
@@ -125,6 +145,9 @@ def _after_last_box(text: str) -> Extraction | None:
         if later is not None and same_value(later, box):
             later = None
     value = _ASSIGNED_RE.sub("", box)  # (`\\boxed{x = 2}` checked as `x = 2`)
+    formula = _revised_formula(rest) if box and not _PLAIN_NUMBER_RE.match(value) else None
+    if formula is not None and formula.replace(" ", "") != box.replace(" ", ""):
+        return Extraction(formula, "revised")  # `\\boxed{\\frac{13}{204}}. Wait, ... so it is $\\frac{1}{17}$.`
     refuted = refuted_by_check(rest, value, same_value) if _PLAIN_NUMBER_RE.match(value) else None
     if refuted is not None and later is None:
         # `So $x = \\boxed{2}$. Check: ... These two sides do not agree. [With $x = 9$: ...] So the solution is 9.`

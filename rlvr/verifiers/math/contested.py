@@ -178,7 +178,7 @@ def _in_words(answer: str) -> str | None:
 # a value the sentence calls the answer after it (`7 × 3 = 21 seats in total, which is the answer`)
 _ANSWER_AFTER_RE = re.compile(
     r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\d.])\$?(?:[ \t]+[^\W\d_]{1,12}){0,4}[ \t]*,?[ \t]*which\s+is\s+(?:the|our|my)"
-    r"\s+(?:final\s+)?answer\b",
+    r"\s+(?:final\s+answer|answer|value\s+(?:asked\s+for|requested|sought)|requested\s+value)\b",
     re.IGNORECASE,
 )
 

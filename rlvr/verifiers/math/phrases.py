@@ -483,7 +483,11 @@ def _revised_value(after: str) -> str | None:
     if revision is None:
         return None
     rest = _BOILERPLATE_RE.sub(" ", after)[revision.end() :]
-    found = [(m.start(), m.group().strip().rstrip(",")) for m in _NUMBER_RE.finditer(rest)]
+    found = [  # (`I meant 11/26, not 11/62`: a value denied is not the one meant)
+        (m.start(), m.group().strip().rstrip(","))
+        for m in _NUMBER_RE.finditer(rest)
+        if not re.search(r"\bnot\s*\$?\Z", rest[max(0, m.start() - 8) : m.start()])
+    ]
     found += [(m.start(), NUMBER_WORDS[m.group().lower()]) for m in _NUMBER_WORD_RE.finditer(rest)]
     return max(found)[1] if found else None
 

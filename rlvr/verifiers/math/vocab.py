@@ -328,6 +328,11 @@ REVISION_WORDS = (
     r"re-?check(?:ing)?",
     "instead",
     r"on\s+second\s+thought",
+    # a chat correction of a typo (`EDIT: typo in the last line, it should read 48`, `(typo above: I meant 11/26)`)
+    r"edit(?=\s*:)",
+    "typo",
+    r"I\s+meant",
+    r"should\s+read",
 )
 #: Words that withdraw an answer given before them ("\\boxed{8}. Wait, actually \\boxed{7}", "Correction:", "I made
 #: an error"): only these let a later, different value replace an earlier one (`contested.py`). No hedge
@@ -346,6 +351,7 @@ EXPLICIT_REVISIONS = (
     r"(?:fix|correct)(?:ing|ed)?\s+(?:it|this|that)",
     # a later noticing that changes it: `was going to be \\boxed{24}, until I noticed ... \\boxed{18}`
     r"(?:until|then|but\s+then)\s+(?:I|we)\s+(?:noticed|realized|realised|remembered|re-?read|saw)",
+    "addendum",
     # a correction label of zh / ja (`修正：上面的最后一步有误，正确答案应为 21。`, `訂正：`)
     "修正", "更正", "订正", "訂正",
 )  # fmt: skip
