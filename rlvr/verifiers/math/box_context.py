@@ -56,6 +56,8 @@ def _revised_formula(rest: str) -> str | None:
     if not _CONCLUDES_RE.search(rest, opening, last.start()) or not re.fullmatch(r"[\s.!]*", closing):
         return None
     return next(g for g in last.groups() if g is not None).strip()
+
+
 # the reply's last sentence (what a refuting check concludes: `So $x = 9$ is the one.`)
 _LAST_SENTENCE_RE = re.compile(r"[^.!?\n]*(?:[.!?](?:(?<=\d\.)\d+[^.!?\n]*[.!?])?)?\s*\Z")
 
@@ -147,7 +149,9 @@ def _after_last_box(text: str) -> Extraction | None:
     value = _ASSIGNED_RE.sub("", box)  # (`\\boxed{x = 2}` checked as `x = 2`)
     formula = _revised_formula(rest) if box and not _PLAIN_NUMBER_RE.match(value) else None
     if formula is not None and formula.replace(" ", "") != box.replace(" ", ""):
-        return Extraction(formula, "revised")  # `\\boxed{\\frac{13}{204}}. Wait, ... so it is $\\frac{1}{17}$.`
+        return Extraction(
+            formula, "revised"
+        )  # `\\boxed{\\frac{13}{204}}. Wait, ... so it is $\\frac{1}{17}$.`
     refuted = refuted_by_check(rest, value, same_value) if _PLAIN_NUMBER_RE.match(value) else None
     if refuted is not None and later is None:
         # `So $x = \\boxed{2}$. Check: ... These two sides do not agree. [With $x = 9$: ...] So the solution is 9.`

@@ -21,6 +21,7 @@ import re
 
 from rlvr.verifiers.math.assertion import format_example, negated_frame, unasserted
 from rlvr.verifiers.math.boxes import box_groups
+from rlvr.verifiers.math.cards import card_answers
 from rlvr.verifiers.math.commitment import rejected_after, same_value
 from rlvr.verifiers.math.foreign_words import foreign_number
 from rlvr.verifiers.math.number_words import number_from_words
@@ -230,7 +231,9 @@ def contested(text: str) -> bool:
         g for g in boxes if not format_example(text, g[0])
     ]  # `For example: \\boxed{42}.`: the prompt's template
     phrased = _phrase_values(text, boxes)
-    values = sorted(set(boxes + phrased + _bare_lines_after(text, boxes, phrased)))
+    answered = max(boxes[-1][1] if boxes else -1, max((end for _, end, _ in phrased), default=-1))
+    carded = card_answers(text, answered) if answered >= 0 and "|" in text[answered:] else []
+    values = sorted(set(boxes + phrased + _bare_lines_after(text, boxes, phrased) + carded))
     if len(values) < 2:
         return False
     last_start, last_end, last = values[-1]

@@ -46,6 +46,7 @@ from rlvr.verifiers.math.boxes import (
     last_boxed,
     outer_boxes,
 )
+from rlvr.verifiers.math.cards import card_rejects
 from rlvr.verifiers.math.checks import _SECTION_RE, checks_at_end_dropped
 from rlvr.verifiers.math.closing import (
     bold_closing,
@@ -59,7 +60,7 @@ from rlvr.verifiers.math.commitment import denied_before, guess_contested, rejec
 from rlvr.verifiers.math.contested import contested
 from rlvr.verifiers.math.formula_pairs import also_assigned, assignments_joined, labelled_beside
 from rlvr.verifiers.math.markup import asides_removed, money_dollars, struck_out, table_total
-from rlvr.verifiers.math.parts import part_answers
+from rlvr.verifiers.math.parts import inline_parts, part_answers
 from rlvr.verifiers.math.phrases import (
     _CONCLUSION_RE,
     _NEGATED_RE,
@@ -259,6 +260,20 @@ def _second_assignment(tail: str, last: re.Match[str], numbers: list[tuple[int, 
     )
 
 
+# a closing answer line that lists the parts inline (`Answers: (i) $3x^2 - 3$; (ii) $x = \pm 1$; (iii) $2$.`)
+_ANSWERS_LINE_RE = re.compile(
+    r"^[ \t*#_]*(?i:final\s+)?(?i:answers?)\b[^:\n]{0,20}:[ \t*_]*(\([^\n]*)\s*\Z", re.MULTILINE
+)
+
+
+def _card_rejects(text: str) -> bool:
+    """Whether an answer card after the reply's last box or answer phrase rejects it (`cards.card_rejects`)."""
+    boxes = outer_boxes(text)
+    phrases = list(_PHRASE_RE.finditer(text[-3000:])) if not boxes else []
+    end = boxes[-1][1] if boxes else (len(text) - len(text[-3000:]) + phrases[-1].end() if phrases else -1)
+    return end >= 0 and card_rejects(text, end)
+
+
 def _commits(text: str) -> bool:
     """Whether `text` commits to an answer of its own: it has a box or an answer phrase."""
     return bool(outer_boxes(text)) or _PHRASE_RE.search(text) is not None
@@ -307,9 +322,11 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
     # `**(a)** ... \boxed{5}. **(b)** ... \boxed{14}.`: one answer per part, in order
     parts = part_answers(text, _part_answer) if revisions > 0 else None
+    if parts is None and (listed := _ANSWERS_LINE_RE.search(text[-1000:])) is not None:
+        parts = inline_parts(listed.group(1))  # `Answers: (i) $3x^2-3$; (iii) $2$.`: all parts, not the last
     if parts is None and contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
-    if _alternatives_offered(text) or left_open(text):
+    if _alternatives_offered(text) or left_open(text) or _card_rejects(text):
         # `"alternatives": [45]`, a table of candidates with confidences, a table of readings left open: the answer
         # is one of several
         return None

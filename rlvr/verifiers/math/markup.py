@@ -202,6 +202,22 @@ _ANSWER_LABEL_RE = re.compile(
 )
 
 
+_DETAILS_RE = re.compile(
+    r"<details\b[^>]*>\s*(?:<summary\b[^>]*>[^<]{0,80}</summary\s*>)?(?P<body>.*?)</details\s*>", re.S | re.I
+)
+
+
+def _withdrawing_details_inline(m: re.Match[str]) -> str:
+    """A collapsed section whose first sentence withdraws (`<summary>Self-review</summary> Result above is
+    invalid — ...`) as plain text: the reply's own word on its answer, as a withdrawing footnote is."""
+    first = _NOTE_SENTENCE_RE.match(m.group("body").strip())
+    return (
+        "\n\n" + m.group("body").strip() + "\n\n"
+        if first is not None and withdraws(first.group())
+        else m.group()
+    )
+
+
 def _answer_section_shown(m: re.Match[str]) -> str:
     """An answer-titled collapsed section of one line as the answer line it shows (`Answer: 2`)."""
     body = m.group("body").strip()
@@ -218,6 +234,7 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     the reply's answer stated (`<summary>Answer key</summary>2` states 2 beside any box: two values, no answer)."""
     if "<details" in text:
         text = _ANSWER_SECTION_RE.sub(_answer_section_shown, text)
+        text = _DETAILS_RE.sub(_withdrawing_details_inline, text)
     text = _quoted_statements_removed(text, commits)
     if ">" not in text and "[^" not in text:
         return text

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from fractions import Fraction
 
 from rlvr.verifiers.math.boxes import outer_boxes
 
@@ -66,4 +67,79 @@ def part_answers(text: str, answer_of: Callable[[str], str | None], loose: bool 
         if not value or not value.strip():
             return None  # a part with no answer
         values.append(value.strip())
+    if boxed and _restated_otherwise(text[boxes[-1][1] :], markers, values):
+        return None  # boxed parts, then `Final answers: (a) 2/9, (b) 5/9` with another value: two answers
+    if boxed:
+        _revise_parts(text[boxes[-1][1] :], markers, values)
     return "(" + ", ".join(values) + ")"
+
+
+# a closing line that lists the parts' answers inline: `Final answers: (a) $\frac29$, (b) $\frac{5}{9}$`
+_INLINE_PART_RE = re.compile(r"\((" + _PART_NAME + r"|[1-9])\)[ \t]*([^,;\n()]+(?:\([^()\n]*\)[^,;\n()]*)*)")
+_FRACTION_RE = re.compile(r"^(-?)\\[dt]?frac\s*(?:\{(\d+)\}|(\d))\s*(?:\{(\d+)\}|(\d))$")
+
+
+def _simple_value(text: str) -> Fraction | None:
+    """The value of a plain number or fraction (`3`, `-0.5`, `5/9`, `\\frac{5}{9}`, `\\frac29`), else None."""
+    text = text.strip().strip("$*_ .").replace(" ", "")
+    m = _FRACTION_RE.match(text)
+    if m is not None:
+        num, den = m.group(2) or m.group(3), m.group(4) or m.group(5)
+        return None if int(den) == 0 else Fraction(int(num), int(den)) * (-1 if m.group(1) else 1)
+    try:
+        return Fraction(text) if re.fullmatch(r"-?\d+(?:\.\d+)?(?:/[1-9]\d*)?", text) else None
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _restated_otherwise(after: str, markers: list[re.Match[str]], values: list[str]) -> bool:
+    """Whether a line after the last box restates a part's answer inline with another value (see above)."""
+    names = [next(g for g in m.groups() if g is not None).lower() for m in markers]
+    for line in after.split("\n"):
+        if "answer" not in line.lower():
+            continue
+        for m in _INLINE_PART_RE.finditer(line):
+            name = m.group(1).lower()
+            if name not in names:
+                continue
+            stated, boxed = _simple_value(m.group(2)), _simple_value(values[names.index(name)])
+            if stated is not None and boxed is not None and stated != boxed:
+                return True
+    return False
+
+
+_INLINE_ORDERS = (tuple("abcdefgh"), ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii"), tuple("123456789"))
+
+
+def inline_parts(line: str) -> str | None:
+    """The parts an answer line lists inline, in order (`Answers: (i) $3x^2 - 3$; (ii) $x = \\pm 1$; (iii) $2$.`
+    is `(3x^2 - 3, \\pm 1, 2)`, never its last part alone); None unless two parts or more are listed from the first."""
+    found = list(_INLINE_PART_RE.finditer(line))
+    names = [m.group(1).lower() for m in found]
+    if len(found) < 2 or not any(tuple(names) == order[: len(names)] for order in _INLINE_ORDERS):
+        return None
+    values = [re.sub(r"^[A-Za-z]\s*=\s*", "", m.group(2).strip().strip("$*_ .;:").strip()) for m in found]
+    return "(" + ", ".join(values) + ")" if all(values) else None
+
+
+# a part's answer stated anew by name after a revision (`Actually, rereading part (b), ... and part (b) is $10$.`)
+_PART_RESTATED_RE = re.compile(
+    r"\bpart[ \t]*\(?("
+    + _PART_NAME
+    + r"|[1-9])\)?[ \t]*(?:is|=|:|equals)[ \t]*\$?([^$\s,;]+?)\$?[ \t]*(?:[.,;]|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_REVISION_OPENER_RE = re.compile(
+    r"\b(?:actually|wait|correction|rereading|re-reading|oops|I\s+copied)\b", re.I
+)
+
+
+def _revise_parts(after: str, markers: list[re.Match[str]], values: list[str]) -> None:
+    """Replace in `values` the parts that an explicit revision after the last box states anew by name."""
+    revision = _REVISION_OPENER_RE.search(after)
+    if revision is None:
+        return
+    names = [next(g for g in m.groups() if g is not None).lower() for m in markers]
+    for m in _PART_RESTATED_RE.finditer(after, revision.start()):
+        if m.group(1).lower() in names:
+            values[names.index(m.group(1).lower())] = m.group(2)

@@ -391,8 +391,15 @@ def _revises(rest: str) -> bool:
     rest = re.sub(r"\$\s*[A-Za-z]\s*\$", " ", rest)  # `$A$`, `$n$`: naming a letter revises no answer
     if re.search(r"\\boxed|\\fbox", rest) or _PHRASE_RE.search(rest):
         return True
-    opener = _REVISION_RE.search(rest) or _CONCLUSION_RE.search(rest)
+    # (`if the seats were numbered, the answer would instead be 432`: a modal `instead` is a remark, no revision)
+    revision = next(
+        (m for m in _REVISION_RE.finditer(rest) if not _MODAL_INSTEAD_RE.search(rest, 0, m.end())), None
+    )
+    opener = revision or _CONCLUSION_RE.search(rest)
     return opener is not None and bool(re.search(r"\d|\$", rest[opener.start() :]))
+
+
+_MODAL_INSTEAD_RE = re.compile(r"\b(?:would|could|might)\s+(?:\w+\s+)?instead\Z", re.IGNORECASE)
 
 
 def _hedge(answer: str, screened: Screened) -> str | None:
