@@ -77,7 +77,10 @@ _OPENER_RE = re.compile(
 # two values both to be accepted (`both 15 and 12 should be accepted as correct`, `either 12 or 15 is fine`)
 _BOTH_ACCEPTED_RE = re.compile(
     r"\b(?:both|either)\b[^.;\n]{1,40}?\b(?:and|or)\b[^.;\n]{1,40}?\b(?:should|must|can|could|may|will|are|is)\s+"
-    r"(?:be\s+)?(?:\w+\s+)?(?:accepted|acceptable|fine|correct|valid|right|ok|okay|graded\s+correct)\b",
+    r"(?:be\s+)?(?:\w+\s+)?(?:accepted|acceptable|fine|correct|valid|right|ok|okay|graded\s+correct)\b"
+    # (`this is equivalent to 15; either should be marked correct`)
+    r"|\b(?:equivalent|equal)\s+to\s+[^.;\n]{1,40}?[;,]\s*(?:either|both)\b[^.;\n]{0,30}?"
+    r"\b(?:accepted|acceptable|fine|correct|valid|right)\b",
     re.IGNORECASE,
 )
 # a value offered under a condition in brackets (`Answer: 7 (if we exclude the endpoint)`), or in a sentence that

@@ -73,7 +73,7 @@ def answers_equal(gold: Answer, pred: Answer, opts: CompareOptions) -> bool:
         swapped = Equation(pred.rhs, pred.lhs)  # `7 = m + n` is `m + n = 7` with its sides swapped
         if not labelled and asked_quantity(swapped):
             return answers_equal(gold, pred.lhs, opts)
-        return labelled and answers_equal(gold, pred.rhs, opts)
+        return labelled and answers_equal(gold, _in_name_order(pred), opts)
     if isinstance(gold, Scalar):
         if not isinstance(pred, Scalar):
             return False
@@ -177,6 +177,19 @@ def asked_quantity(pred: Equation) -> bool:
         and len(free_symbols(lhs.node)) >= 2
         and not free_symbols(rhs.node)
     )
+
+
+def _in_name_order(eq: Equation) -> Answer:
+    """The values of a labelled tuple in the order of its names (`(y, x) = (2, 3)` is `(3, 2)`): an unlabelled
+    gold lists a point's coordinates as `(x, y)`, in the alphabet's order; other right sides as they are."""
+    lhs, rhs = eq.lhs, eq.rhs
+    if not (isinstance(lhs, Seq) and isinstance(rhs, Seq) and len(lhs.items) == len(rhs.items) > 1):
+        return rhs
+    names = [i.text.strip() if isinstance(i, Scalar) else "" for i in lhs.items]
+    if not all(len(n) == 1 and n.isascii() and n.isalpha() for n in names) or names == sorted(names):
+        return rhs
+    order = sorted(range(len(names)), key=lambda k: names[k])
+    return Seq([rhs.items[k] for k in order], rhs.ordered, rhs.left, rhs.right)
 
 
 def is_label(a: Answer) -> bool:

@@ -196,7 +196,9 @@ _ALTERNATIVES_OFFERED_RE = re.compile(
     r"[\[{(]?\s*[\"']?-?\d"
     r"|^[ \t]*\|[ \t]*(?:candidates?|options?|answers?|values?)[ \t]*\|[ \t]*(?:confidence|probability|likelihood"
     r"|weight|score)[ \t]*\|"
-    r"|\}\$*[^\n]{0,30}\*[ \t]*\n(?:[ \t]*\n)*[ \t]*\\?\*[ \t]+[^\n]*\d[^\n]*\b(?:if|when|unless|assuming)\b",
+    r"|\}\$*[^\n]{0,30}\*[ \t]*\n(?:[ \t]*\n)*[ \t]*\\?\*[ \t]+[^\n]*\d[^\n]*\b(?:if|when|unless|assuming)\b"
+    # a line that gives another reading's value (`Alt. reading 2 → multiples of 7 or 11: 22.`)
+    r"|^[ \t*_>-]*(?:alt\.?|alternative|other|another|second)[ \t]+(?:reading|interpretation)\b[^\n]*\d",
     re.IGNORECASE | re.MULTILINE,
 )
 # an answer field of a data object (`"answer": 56`, `"final_answer_int": 65`)
@@ -269,7 +271,16 @@ _ANSWERS_LINE_RE = re.compile(
 def _card_rejects(text: str) -> bool:
     """Whether an answer card after the reply's last box or answer phrase rejects it (`cards.card_rejects`)."""
     boxes = outer_boxes(text)
-    phrases = list(_PHRASE_RE.finditer(text[-3000:])) if not boxes else []
+    tail = text[-3000:]
+    phrases = (  # (`| answer | 5/12 |` is a field of the card, not the answer it records)
+        [
+            m
+            for m in _PHRASE_RE.finditer(tail)
+            if not tail[tail.rfind("\n", 0, m.start()) + 1 :].lstrip().startswith("|")
+        ]
+        if not boxes
+        else []
+    )
     end = boxes[-1][1] if boxes else (len(text) - len(text[-3000:]) + phrases[-1].end() if phrases else -1)
     return end >= 0 and card_rejects(text, end)
 
@@ -322,7 +333,11 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
         return None  # `\\boxed{12}. Wait, I misread ... so`: the answer was being withdrawn when the reply was cut
     # `**(a)** ... \boxed{5}. **(b)** ... \boxed{14}.`: one answer per part, in order
     parts = part_answers(text, _part_answer) if revisions > 0 else None
-    if parts is None and (listed := _ANSWERS_LINE_RE.search(text[-1000:])) is not None:
+    if (
+        parts is None
+        and not outer_boxes(text)
+        and (listed := _ANSWERS_LINE_RE.search(text[-1000:])) is not None
+    ):
         parts = inline_parts(listed.group(1))  # `Answers: (i) $3x^2-3$; (iii) $2$.`: all parts, not the last
     if parts is None and contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does

@@ -39,10 +39,12 @@ from rlvr.verifiers.math.phrase_words import (
 )
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
+    FOREIGN_SCALES,
     NEGATION_AFTER_PHRASE,
     NUMBER_WORDS,
     QUALIFIERS_BEFORE,
     REVISION_WORDS,
+    SCALES,
     VALUE_WORDS,
     counted_label,
 )
@@ -175,6 +177,11 @@ def _english_connectives(text: str) -> str:
     return re.sub(r"(?<![ \t])[ \t]++(or|and)[ \t]+", r" \1 ", text)
 
 
+_SCALED_RE = re.compile(
+    r"^-?\d+(?:\.\d+)?\s*(?:" + "|".join([*SCALES, *FOREIGN_SCALES]) + r")s?(?![^\W\d_])", re.IGNORECASE
+)
+
+
 def _clean_phrase_answer(rest: str) -> str:
     first = _english_connectives(rest.split("\n", 1)[0].strip())
     # `**Answer:** Sam has **27** marbles left.`: a bold before a space closes the label's emphasis, it opens none
@@ -237,6 +244,11 @@ def _clean_phrase_answer(rest: str) -> str:
     based = _numeral_in_named_base(rest, number.end(), number.group()) if number else None
     if based is not None:  # `12 in decimal`
         return based
+    scaled = _SCALED_RE.match(rest)
+    if (
+        scaled is not None
+    ):  # `۶۵ هزار تومان`, `3 Millionen Euro`: the number and its scale word, its unit aside
+        return scaled.group()
     if _is_prose(rest) and _NUMBER_RE.search(rest) and _NUMBER_WORD_RE.search(rest):
         return rest  # "six rolls on average, though the median is 4": two values, neither is the answer
     if _is_prose(rest):

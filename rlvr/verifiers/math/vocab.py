@@ -205,6 +205,17 @@ SCALES = {
     "trillion": 10**12,
     "dozen": 12,
 }
+#: The same scale words in other languages, after a number (`۶۵ هزار تومان` is 65,000 toman, `3 Millionen`, `12 mil`):
+#: fa ar ur hi bn ru uk de nl es pt it fr tr id sw.
+FOREIGN_SCALES = {
+    "هزار": 1000, "ألف": 1000, "آلاف": 1000, "ہزار": 1000, "हज़ार": 1000, "हजार": 1000, "হাজার": 1000,
+    "тысяч": 1000, "тысячи": 1000, "тысяча": 1000, "тисяч": 1000, "тисячі": 1000, "tausend": 1000,
+    "duizend": 1000, "mil": 1000, "mila": 1000, "mille": 1000, "bin": 1000, "ribu": 1000, "elfu": 1000,
+    "میلیون": 10**6, "مليون": 10**6, "ملین": 10**6, "लाख": 10**5, "crore": 10**7, "करोड़": 10**7,
+    "миллион": 10**6, "миллиона": 10**6, "миллионов": 10**6, "мільйон": 10**6, "millionen": 10**6,
+    "miljoen": 10**6, "millón": 10**6, "millones": 10**6, "milhão": 10**6, "milhões": 10**6, "milione": 10**6,
+    "milioni": 10**6, "millions": 10**6, "milyon": 10**6, "juta": 10**6, "milioni ya": 10**6, "lakh": 10**5,
+}  # fmt: skip
 #: Other multiplying words that are not read as a factor (`5 score`, `5 gross`): they still change the value.
 OTHER_SCALES = _words("score gross") | {f"{w}s" for w in SCALES}
 
