@@ -63,6 +63,18 @@ _NOT_COMMITTED = [
         "\\frac{5}{18}",
     ),
     ("Average speed $= 48$ km/h.\n\nThis is the harmonic mean, not the arithmetic mean $50$.", "50"),
+    # a supposition labelled `Ansatz:` that fails its check; an answer left depending on a reading; parts withdrawn
+    # by name after their boxes
+    ("Ansatz: the answer is $\\boxed{7}$. Then $3 \\cdot 7 + 4 = 25 \\neq 22$. The ansatz fails.", "7"),
+    (
+        "Lattice points: $\\gcd(12, 15) + 1 = 4$.\n\nThe answer is 12/15 (depending on whether the ends count).",
+        "\\frac{4}{5}",
+    ),
+    (
+        "**(a)** $2\\pi r = \\boxed{14\\pi}$.\n\n**(b)** $\\pi r^2 = \\boxed{49\\pi}$.\n\nThe diameter is 7, not the "
+        "radius, and I have no time to redo them, so treat (a) and (b) as unverified.",
+        "14\\pi, 49\\pi",
+    ),
 ]
 
 
@@ -96,6 +108,12 @@ _COMMITTED = [
     ),
     ("Bob wrote:\n> the answer is 12\n\nHe is right: $3 \\cdot 4 = 12$.", "12"),
     ("Average speed $= 48$ km/h.\n\nThis is the harmonic mean, not the arithmetic mean $50$.", "48"),
+    ("Ansatz: $n = 6$. Then $3 \\cdot 6 + 4 = 22$ ✓. So $n = \\boxed{6}$.", "6"),
+    ("The answer is 12/15, the ratio of the legs.", "\\frac{4}{5}"),
+    (
+        "**(a)** $2\\pi r = \\boxed{14\\pi}$.\n\n**(b)** $\\pi r^2 = \\boxed{49\\pi}$.\n\nBoth parts use $r = 7$.",
+        "14\\pi, 49\\pi",
+    ),
     ("Average speed $= \\dfrac{96}{2} = 48$ km/h.", "48"),
     ("Giả sử đáp án là $12$. Khi đó chu vi là $16$, mâu thuẫn. Vậy đáp án là $\\boxed{9}$.", "9"),
 ]

@@ -68,7 +68,7 @@ _SUPPOSITION_RE = re.compile(
     r"|what\s+if|in\s+case|say|guess|(?:i|we)(?:'d|\s+would|\s+will)?\s+(?:guess|assume|suppose)|my\s+guess"
     r"|let(?:'s|\s+us)?\s+(?:\w+ly\s+)?(?:assume|suppose|say|guess|pretend|try)|let(?!'s|\s+(?:me|us)\b)"
     r"|is\s+(?:it|the\s+answer|this)|can\s+it\s+be|would\s+it\s+be|try|test|plug\s+in|substitute|consider"
-    r"|pretend|imagine|one\s+(?:might|may|could|would)\s+(?:think|guess|say|expect)"
+    r"|pretend|imagine|one\s+(?:might|may|could|would)\s+(?:think|guess|say|expect)|ansatz"
     r"|(?:were|had)\s+(?:the|it|we|there|x|n))\b",
     re.IGNORECASE,
 )
@@ -419,6 +419,7 @@ def _supposed(pre: str) -> bool:
     is`, `Assume for contradiction that`), or a hypothetical adverb with no turn after it."""
     # (`Suppose, for contradiction, that ...`: the bracketed purpose is no consequent)
     pre = _FOR_CONTRADICTION_RE.sub(" ", pre)
+    pre = re.sub(r"^(\W*ansatz)\s*:", r"\1", pre, flags=re.IGNORECASE)  # (`Ansatz: the answer is`: a label)
     opener = _SUPPOSITION_RE.match(pre) or _SUPPOSITION_OTHER_RE.match(pre)
     if opener is not None and not _CONSEQUENT_RE.search(pre, opener.end()):
         return True

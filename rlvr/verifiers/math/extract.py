@@ -83,6 +83,8 @@ from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
 from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALES
 
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
+# an answer stated as depending on something left open (`12/15 (depending on whether the ends count)`)
+_DEPENDING_RE = re.compile(r"[(,;\u2014]\s*(?:depending|depends|dependent)\s+(?:on|upon)\b", re.IGNORECASE)
 
 
 # what glued to a box from outside is its unit, not an operation: a percent sign, a degree sign
@@ -437,6 +439,8 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                         return None
                     continue
                 answer = _clean_phrase_answer(after)
+                if _DEPENDING_RE.search(after.split("\n", 1)[0]):
+                    return None  # `The answer is 12/15 (depending on whether ...)`: left to a reading
                 rest = _sentence_rest(after) if answer else None
                 screened = screen(rest, answer) if rest is not None else None
                 hedge = _hedge(answer, screened) if screened is not None else None

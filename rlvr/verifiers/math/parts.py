@@ -69,11 +69,34 @@ def part_answers(text: str, answer_of: Callable[[str], str | None], loose: bool 
         values.append(value.strip())
     if boxed and _restated_otherwise(text[boxes[-1][1] :], markers, values):
         return None  # boxed parts, then `Final answers: (a) 2/9, (b) 5/9` with another value: two answers
+    if boxed and _PARTS_WITHDRAWN_RE.search(text, boxes[-1][1]):
+        return None  # `... so treat (a) and (b) as unverified.`: parts withdrawn by name, none redone
     if boxed:
         _revise_parts(text[boxes[-1][1] :], markers, values)
     return "(" + ", ".join(values) + ")"
 
 
+# parts withdrawn by name after their boxes (`treat (a) and (b) as unverified`, `parts (a) and (b) are wrong`)
+_NAMED_PARTS = (
+    r"(?:parts?[ \t]*)?\(?(?:"
+    + _PART_NAME
+    + r")\)?(?:[ \t]*(?:,|and|&)[ \t]*(?:part[ \t]*)?\(?(?:"
+    + _PART_NAME
+    + r")\)?)*"
+)
+_PARTS_WITHDRAWN_RE = re.compile(
+    r"\b(?:treat|consider|mark|regard)[ \t]+"
+    + _NAMED_PARTS
+    + r"[ \t]+as[ \t]+(?:unverified|wrong|invalid|incorrect"
+    r"|unreliable|withdrawn|void|provisional)\b"
+    r"|\bparts?[ \t]*\(?(?:"
+    + _PART_NAME
+    + r")\)?(?:[ \t]*(?:,|and|&)[ \t]*\(?(?:"
+    + _PART_NAME
+    + r")\)?)*[ \t]+"
+    r"(?:is|are)[ \t]+(?:both[ \t]+)?(?:wrong|invalid|incorrect|unverified|unreliable)\b",
+    re.IGNORECASE,
+)
 # a closing line that lists the parts' answers inline: `Final answers: (a) $\frac29$, (b) $\frac{5}{9}$`
 _INLINE_PART_RE = re.compile(r"\((" + _PART_NAME + r"|[1-9])\)[ \t]*([^,;\n()]+(?:\([^()\n]*\)[^,;\n()]*)*)")
 _FRACTION_RE = re.compile(r"^(-?)\\[dt]?frac\s*(?:\{(\d+)\}|(\d))\s*(?:\{(\d+)\}|(\d))$")
