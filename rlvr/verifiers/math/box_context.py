@@ -24,9 +24,8 @@ from rlvr.verifiers.math.phrases import (
     _SIGNED_OFF_RE,
     _concluding_number,
     _hedge,
-    _phrase_answer_after,
-    _revised_value,
 )
+from rlvr.verifiers.math.revisions import _phrase_answer_after, _revised_value
 from rlvr.verifiers.math.vocab import APPROXIMATORS, EXPLICIT_REVISIONS, NUMBER_WORDS
 
 # the words that end the box's own sentence, no value among them (`$ façons.`, ` ways to do it.`)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.boxes import outer_boxes
-from rlvr.verifiers.math.phrases import _PHRASE_RE, _REVISION_RE
+from rlvr.verifiers.math.phrases import _PHRASE_RE
+from rlvr.verifiers.math.revisions import _REVISION_RE
 from rlvr.verifiers.math.structure import other_options
 from rlvr.verifiers.math.vocab import ALTERNATIVE_HEDGES
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from rlvr.verifiers.math.assertion import format_example, negated_frame, unasserted
+from rlvr.verifiers.math.assertion import negated_frame, unasserted
 from rlvr.verifiers.math.boxes import box_groups
 from rlvr.verifiers.math.cards import card_answers
 from rlvr.verifiers.math.commitment import rejected_after, same_value
@@ -27,6 +27,7 @@ from rlvr.verifiers.math.foreign_words import foreign_number
 from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.numerals import cjk_number
 from rlvr.verifiers.math.phrases import _NEGATED_RE, _PHRASE_RE, _clean_phrase_answer
+from rlvr.verifiers.math.remarks import format_example
 from rlvr.verifiers.math.vocab import EXPLICIT_REVISIONS
 from rlvr.verifiers.math.withdrawal import withdraws
 

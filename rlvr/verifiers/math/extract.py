@@ -6,14 +6,15 @@ such as "the final answer is ..." / "Answer: ..." (last occurrence), and finally
 (`$...$`, `\\(...\\)`, `\\[...\\]`) or, failing that, the last number in the text.
 
 This module locates the answer; reading what an answer phrase states and what revises it is `phrases.py`,
-the words around the last box are `box_context.py`, the shared textual atoms are `atoms.py`.
+the words around the last box are `box_context.py`, what offers the answer as one of several or disowns it by
+structure is `offered.py`, the shared textual atoms are `atoms.py`.
 """
 
 from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.answer_words import ASIDE_OPENERS, ASIDE_TAILS, COPULAS, SUBORDINATORS
+from rlvr.verifiers.math.answer_words import COPULAS, SUBORDINATORS
 from rlvr.verifiers.math.asides import asides_unboxed
 from rlvr.verifiers.math.assertion import (
     after_supposition,
@@ -46,7 +47,6 @@ from rlvr.verifiers.math.boxes import (
     last_boxed,
     outer_boxes,
 )
-from rlvr.verifiers.math.cards import card_rejects
 from rlvr.verifiers.math.checks import _SECTION_RE, checks_at_end_dropped
 from rlvr.verifiers.math.closing import (
     bold_closing,
@@ -59,7 +59,18 @@ from rlvr.verifiers.math.code_blocks import read_code
 from rlvr.verifiers.math.commitment import denied_before, guess_contested, rejected_after, same_value, screen
 from rlvr.verifiers.math.contested import contested
 from rlvr.verifiers.math.formula_pairs import also_assigned, assignments_joined, labelled_beside
-from rlvr.verifiers.math.markup import asides_removed, money_dollars, struck_out, table_total
+from rlvr.verifiers.math.markup import money_dollars, struck_out, table_total
+from rlvr.verifiers.math.offered import (
+    _ANSWERS_LINE_RE,
+    _ASIDE_LINE_RE,
+    _ASIDE_RE,
+    _DEPENDING_RE,
+    _REPORTED_AFTER_RE,
+    _alternatives_offered,
+    _card_rejects,
+    _pair_guess,
+    _second_assignment,
+)
 from rlvr.verifiers.math.parts import inline_parts, part_answers
 from rlvr.verifiers.math.phrases import (
     _CONCLUSION_RE,
@@ -68,23 +79,19 @@ from rlvr.verifiers.math.phrases import (
     _clean_phrase_answer,
     _concluding_number,
     _hedge,
-    _phrase_answer_after,
-    _restated_value,
-    _revised_value,
-    _revises,
     _sentence_rest,
     alternatives_after,
     clause_hedge,
     prose_scale,
 )
+from rlvr.verifiers.math.quotes import asides_removed
 from rlvr.verifiers.math.readings import left_open
+from rlvr.verifiers.math.revisions import _phrase_answer_after, _restated_value, _revised_value, _revises
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
 from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALES
 
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
-# an answer stated as depending on something left open (`12/15 (depending on whether the ends count)`)
-_DEPENDING_RE = re.compile(r"[(,;\u2014]\s*(?:depending|depends|dependent)\s+(?:on|upon)\b", re.IGNORECASE)
 
 
 # what glued to a box from outside is its unit, not an operation: a percent sign, a degree sign
@@ -177,114 +184,6 @@ def _closing_remarks_dropped(tail: str) -> str:
 
 
 _GLUED_OR_RE = re.compile(r"(?<=[)\]\d])or(?=[(\[A-Z])")
-
-
-# a last sentence in brackets (`... 45 km. (By the way, the area is 78.5.)`, full-width `（顺便一提：…）`), or a
-# bracketed remark in words closing the last sentence (`105 minutes (1 hour 45 minutes).`): an aside
-_ASIDE_RE = re.compile(
-    r"(?:(?<=[.!?\u3002])|(?<=\n))\s*(?:\(\s*[A-Z][^()]*\)|\uff08[^\uff08\uff09]*\uff09)\s*$"
-    r"|(?<=[\w$])[ \t]*\((?=[^()\n]*[^\W\d_]{3})[^()\n]*\)[ \t]*[.\u3002]?\s*$"
-)
-
-
-_SENTENCE_END_RE = re.compile(r"(?<!\d)[.!?](?=\s|$)|\n")
-# a line opened or led by an aside (`- Product of the roots, for completeness: $6$`, `By the way, ...`)
-_ASIDE_LINE_RE = re.compile(r"\b(?:" + "|".join(ASIDE_OPENERS + ASIDE_TAILS) + r")\b", re.IGNORECASE)
-# other values offered beside the answer, by structure: a data field of alternatives (`"alternatives": [45]`), a
-# table of candidates with their confidences, a footnote marked on the answer that gives a value under a condition
-# (`\\boxed{10} bits.*` ... `\\* 9 if leading zeros are dropped`)
-_ALTERNATIVES_OFFERED_RE = re.compile(
-    r"(?<![\w-])[\"']?(?:alternatives?|alternative_answers?|other_answers?|also_possible|candidates|runner_?ups?)[\"']?\s*:\s*"
-    r"[\[{(]?\s*[\"']?-?\d"
-    r"|^[ \t]*\|[ \t]*(?:candidates?|options?|answers?|values?)[ \t]*\|[ \t]*(?:confidence|probability|likelihood"
-    r"|weight|score)[ \t]*\|"
-    r"|\}\$*[^\n]{0,30}\*[ \t]*\n(?:[ \t]*\n)*[ \t]*\\?\*[ \t]+[^\n]*\d[^\n]*\b(?:if|when|unless|assuming)\b"
-    # a line that gives another reading's value (`Alt. reading 2 → multiples of 7 or 11: 22.`)
-    r"|^[ \t*_>-]*(?:alt\.?|alternative|other|another|second)[ \t]+(?:reading|interpretation)\b[^\n]*\d",
-    re.IGNORECASE | re.MULTILINE,
-)
-# an answer field of a data object (`"answer": 56`, `"final_answer_int": 65`)
-_ANSWER_FIELD_RE = re.compile(r"[\"'](?:final_)?answer(?:_\w{1,12})?[\"']\s*:\s*[\"']?(-?\d+(?:\.\d+)?)")
-
-
-# a value with a probability of its own, one per line (`- 4 — 70%`, `1: 30%`): a list of candidates
-_CANDIDATE_LINE_RE = re.compile(
-    r"^[ \t]*(?:[-*\u2022][ \t]+)?\**-?\d+(?:\.\d+)?\**[ \t]*(?:[\u2014\u2013:(]|-(?=[ \t]))[ \t]*\d{1,3}(?:\.\d+)?[ \t]*%",
-    re.MULTILINE,
-)
-
-
-def _alternatives_offered(text: str) -> bool:
-    """Whether the reply offers its answer as one of several: by a field or a table of candidates (see above), two
-    different answer fields of a data object (`{"answer": 56, "answer_int": 65}`), or candidates listed with their
-    probabilities (`- 4 — 70%\n- 1 — 30%`)."""
-    if _ALTERNATIVES_OFFERED_RE.search(text):
-        return True
-    values = {float(v) for v in _ANSWER_FIELD_RE.findall(text)} if "answer" in text else set()
-    candidates = len(_CANDIDATE_LINE_RE.findall(text)) if "%" in text else 0
-    return len(values) > 1 or candidates > 1
-
-
-# a number inside reported speech, by the marker after it that closes the quote (ja `...25だと言っていました`,
-# `...とのこと`, `...と書いてある`; ko `...25라고 했다`, `...이라고 말했다`)
-_REPORTED_AFTER_RE = re.compile(
-    r"[^\n\u3002.!?]{0,12}?(?:と(?:言|い)っ|と言う|と言わ|と書|とのこと|と聞|だそう|と主張|と答え"
-    r"|(?:이)?라고\s*(?:했|말|하|주장)|다고\s*(?:했|말|하|주장))"
-)
-
-
-def _pair_guess(tail: str, pair: tuple[int, int], numbers: list[tuple[int, int]]) -> Extraction | None:
-    """A pair of endpoints in prose (`(-2, 2)`, `(3, ∞)`) as the reply's last value: the answer when no other
-    number stands in its sentence (`(-∞, -1) and (1, ∞)` is two sets: no answer) and nothing contests it."""
-    ends = [m.end() for m in _SENTENCE_END_RE.finditer(tail, 0, pair[0])]
-    stop = _SENTENCE_END_RE.search(tail, pair[1])
-    lo, hi = (ends[-1] if ends else 0), (stop.start() if stop else len(tail))
-    others = [(a, b) for a, b in numbers if not (pair[0] <= a and b <= pair[1])]
-    if any(lo <= a and b <= hi for a, b in others) or guess_contested(tail, *pair, others):
-        return None
-    return Extraction(tail[pair[0] : pair[1]], "last_number")
-
-
-# between two values assigned in one sentence: a connective and a name set anew (`x = 3 or x = 5`, `n = 3, or
-# possibly n = 5`, `a = 3 and b = 5`): two answers offered, never the last one alone
-_ASSIGNED_AGAIN_RE = re.compile(
-    r"[ \t]*(?:[,;]|\b(?:or|and|but)\b)[ \t,]*(?:(?:or|possibly|maybe|perhaps|also|even)[ \t]+)*"
-    r"[A-Za-z](?:_\{?\w+\}?)?[ \t]*=[ \t]*\Z"
-)
-
-
-def _second_assignment(tail: str, last: re.Match[str], numbers: list[tuple[int, int]]) -> bool:
-    """Whether the number `last` is assigned after another number was assigned in its sentence (see above)."""
-    before = [(a, b) for a, b in numbers if b <= last.start()]
-    if not before:
-        return False
-    a, b = before[-1]
-    return bool(re.search(r"=[ \t]*\Z", tail[max(0, a - 8) : a])) and bool(
-        _ASSIGNED_AGAIN_RE.match(tail, b, last.start())
-    )
-
-
-# a closing answer line that lists the parts inline (`Answers: (i) $3x^2 - 3$; (ii) $x = \pm 1$; (iii) $2$.`)
-_ANSWERS_LINE_RE = re.compile(
-    r"^[ \t*#_]*(?i:final\s+)?(?i:answers?)\b[^:\n]{0,20}:[ \t*_]*(\([^\n]*)\s*\Z", re.MULTILINE
-)
-
-
-def _card_rejects(text: str) -> bool:
-    """Whether an answer card after the reply's last box or answer phrase rejects it (`cards.card_rejects`)."""
-    boxes = outer_boxes(text)
-    tail = text[-3000:]
-    phrases = (  # (`| answer | 5/12 |` is a field of the card, not the answer it records)
-        [
-            m
-            for m in _PHRASE_RE.finditer(tail)
-            if not tail[tail.rfind("\n", 0, m.start()) + 1 :].lstrip().startswith("|")
-        ]
-        if not boxes
-        else []
-    )
-    end = boxes[-1][1] if boxes else (len(text) - len(text[-3000:]) + phrases[-1].end() if phrases else -1)
-    return end >= 0 and card_rejects(text, end)
 
 
 def _commits(text: str) -> bool:

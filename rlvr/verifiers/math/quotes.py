@@ -1,0 +1,137 @@
+"""Quotations, quoted lines, footnotes and collapsed sections: words that may not be the reply's own.
+
+A quotation that states an answer in words (`I found this on a forum: "the answer is \\boxed{120}"`) is someone
+else's statement and is removed; quote marks around a value (`The answer is "15".`) only set it off. Quoted lines
+(`> ...`), footnotes (`[^1]: ...`) and collapsed sections (`<details>...</details>`) are someone else's words, an
+aside or an old attempt: they are removed when the rest of the reply commits to an answer of its own (a box or an
+answer phrase), and kept otherwise, so an answer written only inside a quote is never replaced by a draft value
+outside it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rlvr.verifiers.math.withdrawal import withdraws
+
+# a footnote's definition line, its text in group `note`
+_FOOTNOTE = r"^[ \t]*\[\^[^\]\n]+\]:[ \t]*(?P<note>[^\n]*)"
+_ASIDE_MARKUP_RE = re.compile(
+    r"<details\b[^>]*>.*?(?:</details\s*>|\Z)"  # a collapsed section: shown only on request
+    r"|" + _FOOTNOTE + r"(?:\n[ \t]+\S[^\n]*)*"  # a footnote and its indented continuation lines
+    r"|\[\^[^\]\n]+\]"  # a footnote mark
+    r"|^[ \t]*>[^\n]*",  # a quoted line
+    re.S | re.M | re.IGNORECASE,
+)
+
+
+# a quotation inside a paragraph: curly, guillemet, low-high, corner or TeX quotes, or straight ones that open
+# after no word and close before none (`5" by 3"` are inches)
+_QUOTATION_RE = re.compile(
+    r"\u201c([^\u201c\u201d\n]{1,600})\u201d|\u00ab([^\u00ab\u00bb\n]{1,600})\u00bb"
+    r"|\u201e([^\u201e\u201c\u201d\n]{1,600})[\u201c\u201d]|\u300c([^\u300c\u300d\n]{1,600})\u300d"
+    r"|``([^`'\n]{1,600})''|(?<![\w\"\\])\"(?=\S)([^\"\n]{1,600})(?<=\S)\"(?![\w\"])"
+)
+_QUOTED_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+_QUOTED_VALUE_RE = re.compile(r"\d|\\boxed|\\fbox|\$")  # a quoted statement of an answer states a value
+
+
+def _quoted_statements_removed(text: str, commits: Callable[[str], bool]) -> str:
+    """`text` without each quotation that states an answer in words (`"the answer is \\boxed{120}"`): quoted
+    words are someone else's (a forum, an answer key, a format instruction), not the reply's own statement. A
+    quoted value alone (`The answer is "15".`) is unquoted: the reply's own words around it state it."""
+
+    def blank(m: re.Match[str]) -> str:
+        inner = next(g for g in m.groups() if g is not None)
+        words = _QUOTED_WORD_RE.search(re.sub(r"\$[^$]*\$|\\[a-zA-Z]+", " ", inner))
+        if words is None:
+            return inner  # `The answer is "15".`: quote marks around a value only set it off
+        return " " if _QUOTED_VALUE_RE.search(inner) and commits(inner) else m.group()
+
+    return _QUOTATION_RE.sub(blank, text)
+
+
+# a collapsed section titled as the answer (`<summary>Click for the answer key</summary>`) whose body is one short
+# line: the reply's answer shown on request, not an aside
+_ANSWER_SECTION_RE = re.compile(
+    r"<details\b[^>]*>\s*<summary\b[^>]*>(?P<title>[^<]{0,80})</summary\s*>(?P<body>[^<]{0,120})</details\s*>",
+    re.IGNORECASE,
+)
+_ANSWER_TITLE_RE = re.compile(r"\b(?:answers?|solution|result)\b", re.IGNORECASE)
+_ANSWER_LABEL_RE = re.compile(
+    r"^(?:the\s+)?(?:final\s+)?(?:answer(?:\s+key)?|solution|result)\s*[:=\-]\s*", re.I
+)
+
+
+_DETAILS_RE = re.compile(
+    r"<details\b[^>]*>\s*(?:<summary\b[^>]*>[^<]{0,80}</summary\s*>)?(?P<body>.*?)</details\s*>", re.S | re.I
+)
+
+
+def _withdrawing_details_inline(m: re.Match[str]) -> str:
+    """A collapsed section whose first sentence withdraws (`<summary>Self-review</summary> Result above is
+    invalid — ...`) as plain text: the reply's own word on its answer, as a withdrawing footnote is."""
+    first = _NOTE_SENTENCE_RE.match(m.group("body").strip())
+    return (
+        "\n\n" + m.group("body").strip() + "\n\n"
+        if first is not None and withdraws(first.group())
+        else m.group()
+    )
+
+
+def _answer_section_shown(m: re.Match[str]) -> str:
+    """An answer-titled collapsed section of one line as the answer line it shows (`Answer: 2`)."""
+    body = m.group("body").strip()
+    if not _ANSWER_TITLE_RE.search(m.group("title")) or not body or "\n" in body:
+        return m.group()
+    # (worded as a statement, not as a closing answer line: beside a box it is a second answer, it overrides none)
+    return "\n\nIn the collapsed section, the answer is " + _ANSWER_LABEL_RE.sub("", body) + "\n\n"
+
+
+def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
+    """`text` without quotations that state an answer (always), and without quoted lines, footnotes and
+    `<details>` sections when what is left `commits` to an answer of its own; else with those unchanged (the
+    answer may be in the quote: nothing is guessed). A `<details>` section titled as the answer, of one line, is
+    the reply's answer stated (`<summary>Answer key</summary>2` states 2 beside any box: two values, no answer)."""
+    if "<details" in text:
+        text = _ANSWER_SECTION_RE.sub(_answer_section_shown, text)
+        text = _DETAILS_RE.sub(_withdrawing_details_inline, text)
+    text = _quoted_statements_removed(text, commits)
+    if ">" not in text and "[^" not in text:
+        return text
+    text = _FOOTNOTE_RE.sub(_withdrawing_note_inline, text)
+    text = _QUOTED_LINE_RE.sub(_withdrawing_note_inline, text)
+    rest = _ASIDE_MARKUP_RE.sub(" ", text)
+    attributed = _ATTRIBUTED_QUOTE_RE.search(text) or _ATTRIBUTED_BEFORE_RE.search(text)
+    if rest != text and (commits(rest) or attributed):
+        return rest  # (a quoted answer someone else gave, `> **Accepted answer:** ...`, is not the reply's)
+    return text
+
+
+_FOOTNOTE_RE = re.compile(_FOOTNOTE, re.M)
+# a quoted line that names whose answer it is: another's (`> **Accepted answer** (★ 312): ...`, `> Answer key: ...`)
+_ATTRIBUTED_QUOTE_RE = re.compile(
+    r"^[ \t]*>[ \t*_]*(?:(?:the\s+)?(?:accepted|top|best|reference|official|expected|textbook|community|forum"
+    r"|suggested|sample|model|teacher'?s|book'?s|someone'?s|another)\s+(?:answer|solution|response)s?|answer\s+key"
+    r"|according\s+to)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+# a quote block that the line before it gives to someone (`My tutor's worked solution ends with:`, `Bob wrote:`)
+_ATTRIBUTED_BEFORE_RE = re.compile(
+    r"^[^\n>]*(?:\b\w+'s\s+(?:[a-z]+\s+){0,2}(?:solution|answer|work|reply|response|notes?|post)\b"
+    r"|\b(?:says|said|wrote|writes|claims|claimed|ends\s+with|gave|replied|posted|suggests|suggested)\b)"
+    r"[^\n]*:[ \t*_]*\n(?:[ \t]*\n)?[ \t]*>",
+    re.IGNORECASE | re.MULTILINE,
+)
+# a quoted line after the marker and a GitHub admonition's tag (`> [!CAUTION]`): a callout in the reply's own
+# voice, as a footnote is, when its first sentence withdraws (`> This result is invalid: ...`)
+_QUOTED_LINE_RE = re.compile(r"^[ \t]*>[ \t]*(?:\[![A-Za-z]+\][ \t]*)?(?P<note>[^\n]*)", re.M)
+_NOTE_SENTENCE_RE = re.compile(r"[^.!?\n]*[.!?]?")
+
+
+def _withdrawing_note_inline(m: re.Match[str]) -> str:
+    """A footnote or quoted line whose first sentence withdraws (`[^1]: This is wrong — ...`) as plain text: a
+    note that disowns the answer it marks is the reply's own word on it, not an aside."""
+    first = _NOTE_SENTENCE_RE.match(m.group("note"))
+    return m.group("note") if first is not None and withdraws(first.group()) else m.group()
