@@ -156,6 +156,8 @@ def _after_last_box(text: str) -> Extraction | None:
         # `So $x = \\boxed{2}$. Check: ... These two sides do not agree. [With $x = 9$: ...] So the solution is 9.`
         last = _LAST_SENTENCE_RE.search(rest, refuted)
         concluded = _concluding_number(last.group()) if last is not None else None
+        phrased = _phrase_answer_after(rest[refuted:])  # (`... So the answer is $x = 6$.`)
+        concluded = _ASSIGNED_RE.sub("", phrased.strip("$ ")) if phrased is not None else concluded
         if concluded is None or same_value(concluded, value):
             return Extraction("", "withdrawn")
         return Extraction(concluded, "final_answer")

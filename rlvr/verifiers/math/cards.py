@@ -20,21 +20,31 @@ _FIELD_RE = re.compile(
 )
 _STATUS_KEYS = frozenset(
     {"status", "verified", "verdict", "valid", "check", "self check", "self-check", "correct", "is correct",
-     "validated", "confirmed", "review", "self review", "self-review"}
+     "validated", "confirmed", "review", "self review", "self-review", "verification", "answer check",
+     "consistent", "consistent with check", "is valid", "is verified", "passed", "ok"}
 )  # fmt: skip
-_ANSWER_KEYS = frozenset({"answer", "final answer", "final", "final_answer", "result", "final result"})
+_ANSWER_KEYS = frozenset(
+    {"answer", "final answer", "final", "final_answer", "result", "final result", "final value", "value"}
+)
 _REJECTING_RE = re.compile(
-    r"^(?:false|no|n|0)$|\b(?:rejected|invalid|fail(?:s|ed)?|wrong|incorrect|not\s+(?:verified|valid|correct))\b"
-    r"|[\u274c\u2717\u2718\u2716]",
+    r"^(?:false|no|n|0|nope)$|\b(?:rejected|invalid|fail(?:s|ed)?|wrong|incorrect|superseded|retracted|withdrawn"
+    r"|not\s+(?:verified|valid|correct)|does\s+not\s+hold|doesn't\s+hold)\b|[\u274c\u2717\u2718\u2716\u26d4\U0001f6ab]",
     re.IGNORECASE,
 )
 _REACH = 2000  # (a card closes the reply: only its last characters are read)
+# the members of a JSON object written on one line (`{"answer": "5/2", "is_correct": false}`)
+_INLINE_MEMBER_RE = re.compile(
+    r"[{,][ \t]*\"(?P<k>[A-Za-z][\w \-]{0,30})\"[ \t]*:[ \t]*(?P<v>\"[^\"\n]{0,80}\"|[^,}\n]{1,40})"
+)
 
 
 def _fields(tail: str) -> list[tuple[str, str, int, int, bool]]:
     """(key, value, start, end, in a table) of the card fields in `tail`, keys lower-cased and unmarked
     (`**Final answer**` is `final answer`)."""
     found = []
+    for m in _INLINE_MEMBER_RE.finditer(tail) if "{" in tail else ():
+        key = " ".join(m.group("k").lower().replace("_", " ").split())
+        found.append((key, m.group("v").strip().strip('"').strip(), m.start("v"), m.end("v"), False))
     for m in _FIELD_RE.finditer(tail):
         table = m.group("tk") is not None
         key, group = (m.group("tk"), "tv") if table else (m.group("yk"), "yv")
@@ -61,7 +71,12 @@ def card_answers(text: str, answer_end: int) -> list[tuple[int, int, str]]:
     start = max(answer_end, len(text) - _REACH)
     out = []
     for key, value, a, b, table in _fields(text[start:]):
-        if table and key in _ANSWER_KEYS and _TABLE_ANSWER_RE.match(value):
+        # (a record's `"final_value": 256` too; its `answer:` is an answer phrase already)
+        if (
+            (table or key in ("final value", "final result"))
+            and key in _ANSWER_KEYS
+            and _TABLE_ANSWER_RE.match(value)
+        ):
             # (`625/1296` is compared as the fraction a box writes: `\\frac{625}{1296}`)
             fraction = re.sub(r"^(-?)(\d+)/(\d+)$", r"\1\\frac{\2}{\3}", value)
             out.append((start + a, start + b, fraction))

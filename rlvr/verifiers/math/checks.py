@@ -204,7 +204,10 @@ def checks_at_end_dropped(text: str) -> str:
 # equation`, `$\\log_3(-1)$ is undefined`), with no word of error: the value checked is refuted
 _REFUTES_RE = re.compile(
     r"\b(?:do(?:es)?\s+not|don'?t|doesn'?t|fails?\s+to)\s+(?:agree|satisfy|work|hold|match|check\s+out)\b"
-    r"|\bnot\s+an?\s+(?:valid\s+)?(?:solution|root)\b|\bextraneous\b|\bis\s+undefined\b|\bfails\b",
+    r"|\bnot\s+an?\s+(?:valid\s+)?(?:solution|root)\b|\bextraneous\b|\bis\s+undefined\b|\bfails\b"
+    r"|\bsomething(?:'s|\s+is)\s+(?:off|wrong|amiss)\b"
+    # (`with our boxed $x = 4$ it is $0 \neq 12$`: an inequality the check arrives at, no mark of success after it)
+    r"|(?:\\neq?|\u2260)(?![^.\n]*[\u2713\u2714\u2705])",
     re.IGNORECASE,
 )
 _CHECK_OPENER_RE = re.compile(

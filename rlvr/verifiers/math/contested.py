@@ -146,7 +146,8 @@ _ASKED_AFTER_RE = re.compile(r"[ \t$)]*\?")
 _BARE_LINE_RE = re.compile(r"^[ \t*_$`]*(-?\d+(?:\.\d+)?)[ \t*_$`.]*$", re.M)
 # a chat correction of the value before it, after a box or an answer phrase: `*15` alone, `s/24/48/`
 _CORRECTION_LINE_RE = re.compile(
-    r"^[ \t]*(?:\*|s/[^/\n]{1,20}/)[ \t]*(-?\d+(?:\.\d+)?)/?[ \t]*(?:[-\u2014\u2013(][^\n]*)?$", re.M
+    r"^[ \t]*(?:\*|s/[^/\n]{1,20}/|-?\d+(?:\.\d+)?[ \t]*(?:\u2192|->|=>|\u27f6))[ \t]*(-?\d+(?:\.\d+)?)/?[ \t]*(?:[-\u2014\u2013(][^\n]*)?$",
+    re.M,
 )
 _BARE_LINES = 20  # (a reply ending in a long table of numbers reads a bounded number)
 
@@ -233,7 +234,11 @@ def contested(text: str) -> bool:
     ]  # `For example: \\boxed{42}.`: the prompt's template
     phrased = _phrase_values(text, boxes)
     answered = max(boxes[-1][1] if boxes else -1, max((end for _, end, _ in phrased), default=-1))
-    carded = card_answers(text, answered) if answered >= 0 and "|" in text[answered:] else []
+    carded = (
+        card_answers(text, answered)
+        if answered >= 0 and ("|" in text[answered:] or "final" in text[answered:])
+        else []
+    )
     values = sorted(set(boxes + phrased + _bare_lines_after(text, boxes, phrased) + carded))
     if len(values) < 2:
         return False

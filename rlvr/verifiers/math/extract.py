@@ -85,11 +85,11 @@ from rlvr.verifiers.math.phrases import (
     prose_scale,
 )
 from rlvr.verifiers.math.quotes import asides_removed
-from rlvr.verifiers.math.readings import left_open
+from rlvr.verifiers.math.readings import hedged_last_line, left_open
 from rlvr.verifiers.math.revisions import _phrase_answer_after, _restated_value, _revised_value, _revises
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
-from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALES
+from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALE_PATTERN
 
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
 
@@ -101,7 +101,7 @@ _UNIT_SUFFIX_RE = re.compile(r"\\%|\^\s*(?:\{\s*\\circ\s*\}|\\circ)")
 # a scale word right after a box (`\\boxed{3.2} million`), outside its formula or not (possessive: a run of
 # spaces that no scale word follows is scanned once)
 _SCALE_AFTER_BOX_RE = re.compile(
-    r"[ \t]*+\$*+[ \t]*+(?:\\text\s*+\{\s*+)?(" + "|".join(SCALES) + r")s?\b", re.IGNORECASE
+    r"[ \t]*+\$*+[ \t]*+(?:\\text\s*+\{\s*+)?(" + SCALE_PATTERN + ")", re.IGNORECASE
 )
 # a base subscript glued to a box from outside: `\\boxed{11}_2`, `\\boxed{3}_{10}`
 _GLUED_BASE_RE = re.compile(r"[ \t]*+_\s*\{?\s*(\d+)\s*\}?")
@@ -242,7 +242,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
         parts = inline_parts(listed.group(1))  # `Answers: (i) $3x^2-3$; (iii) $2$.`: all parts, not the last
     if parts is None and contested(text):
         return None  # two different values (boxes, answer phrases), nothing says which one answers: none does
-    if _alternatives_offered(text) or left_open(text) or _card_rejects(text):
+    if _alternatives_offered(text) or left_open(text) or hedged_last_line(text) or _card_rejects(text):
         # `"alternatives": [45]`, a table of candidates with confidences, a table of readings left open: the answer
         # is one of several
         return None

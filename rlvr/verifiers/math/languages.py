@@ -65,6 +65,9 @@ NOT_CORRECT_SPACED = (
     # South-East Asia, Africa: vi id ms tl sw am
     "không\\s+đúng", "không\\s+chính\\s+xác", "tidak\\s+(?:benar|tepat)", "hindi\\s+tama",
     "sio\\s+sahihi", "ትክክል\\s+አይደለም",
+    # idioms of "that does not add up" and romanised words of error: nl fi fr de es it ru, Hinglish, pinyin, romaji
+    "klopt\\s+niet", "ei\\s+pidä\\s+paikkaansa", "tient\\s+pas\\s+la\\s+route", "haut\\s+nicht\\s+hin",
+    "no\\s+(?:me\\s+)?cuadra", "non\\s+torna", "не\\s+сходится", "galat", "ghalat", "suan\\s*cuo", "machigae\\w*",
 )  # fmt: skip
 #: `a contradiction` (what a supposition refuted arrives at: `Giả sử đáp án là 12. ... mâu thuẫn.`): vi id es pt it
 #: de ru uk pl cs tr nl hi, and th in its script.
@@ -110,6 +113,7 @@ MAYBE_WORDS_GLUED = (
     "อาจเป็น",
     "たぶん",
     "多分",
+    "可能是",
     "おそらく",
     "아마",
 )

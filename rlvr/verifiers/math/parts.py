@@ -69,7 +69,7 @@ def part_answers(text: str, answer_of: Callable[[str], str | None], loose: bool 
         values.append(value.strip())
     if boxed and _restated_otherwise(text[boxes[-1][1] :], markers, values):
         return None  # boxed parts, then `Final answers: (a) 2/9, (b) 5/9` with another value: two answers
-    if boxed and _PARTS_WITHDRAWN_RE.search(text, boxes[-1][1]):
+    if _PARTS_WITHDRAWN_RE.search(text, boxes[-1][1] if boxed else markers[-1].end()):
         return None  # `... so treat (a) and (b) as unverified.`: parts withdrawn by name, none redone
     if boxed:
         _revise_parts(text[boxes[-1][1] :], markers, values)
@@ -85,7 +85,12 @@ _NAMED_PARTS = (
     + r")\)?)*"
 )
 _PARTS_WITHDRAWN_RE = re.compile(
-    r"\b(?:treat|consider|mark|regard)[ \t]+"
+    # (`Scratch part (b) — ...`, `Correction to part (b): ...`: a part taken back or corrected by name)
+    r"\b(?:scratch|ignore|disregard|strike|withdraw|retract)[ \t]+"
+    + _NAMED_PARTS
+    + r"(?![\w(])|\b(?:correction|erratum|fix|update)[ \t]+(?:to|for|of|on)[ \t]+"
+    + _NAMED_PARTS
+    + r"(?![\w(])|\b(?:treat|consider|mark|regard)[ \t]+"
     + _NAMED_PARTS
     + r"[ \t]+as[ \t]+(?:unverified|wrong|invalid|incorrect"
     r"|unreliable|withdrawn|void|provisional)\b"

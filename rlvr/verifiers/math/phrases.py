@@ -39,10 +39,9 @@ from rlvr.verifiers.math.phrase_words import (
 )
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
-    FOREIGN_SCALES,
     NEGATION_AFTER_PHRASE,
     QUALIFIERS_BEFORE,
-    SCALES,
+    SCALE_PATTERN,
     VALUE_WORDS,
     counted_label,
 )
@@ -175,9 +174,7 @@ def _english_connectives(text: str) -> str:
     return re.sub(r"(?<![ \t])[ \t]++(or|and)[ \t]+", r" \1 ", text)
 
 
-_SCALED_RE = re.compile(
-    r"^-?\d+(?:\.\d+)?\s*(?:" + "|".join([*SCALES, *FOREIGN_SCALES]) + r")s?(?![^\W\d_])", re.IGNORECASE
-)
+_SCALED_RE = re.compile(r"^-?\d+(?:\.\d+)?\s*" + SCALE_PATTERN, re.IGNORECASE)
 
 
 def _clean_phrase_answer(rest: str) -> str:
@@ -451,4 +448,10 @@ def _concluding_number(after: str) -> str | None:
     if len(numbers) != 1 or in_expression(sentence, kept[-1].start(), kept[-1].end()):  # `So x > 3.`
         return None
     spans = [(m.start(), m.end()) for m in _NUMBER_RE.finditer(sentence)]
-    return None if guess_contested(sentence, kept[-1].start(), kept[-1].end(), spans) else numbers.pop()
+    if guess_contested(sentence, kept[-1].start(), kept[-1].end(), spans):
+        return None
+    scale = _SCALE_AFTER_RE.match(sentence, kept[-1].end())  # `Vậy ... là **15 triệu** đồng.`: 15 million
+    return numbers.pop() + (" " + scale.group(1) if scale is not None else "")
+
+
+_SCALE_AFTER_RE = re.compile(r"[ \t]*(" + SCALE_PATTERN + ")", re.IGNORECASE)

@@ -13,12 +13,20 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.phrase_words import FOREIGN_HEDGES
+from rlvr.verifiers.math.phrases import _PHRASE_RE
+
 _OPEN_RE = re.compile(
     r"\b(?:not\s+(?:(?:entirely|quite|fully|totally)\s+)?(?:clear|sure|certain|obvious)|unclear|ambiguous|uncertain"
     r"|unsure|can(?:no|')t\s+tell)\b[^.!?\n]{0,80}?(?:\b(?:reading|interpretation|interpret|intend|intended|meant"
     r"|means?|which|whether)\b)"
     r"|\b(?:which|what)\s+(?:reading|interpretation|the\s+problem\s+(?:means|intends|wants))\b[^.!?\n]{0,60}?"
-    r"\b(?:not\s+(?:(?:entirely|quite)\s+)?(?:clear|sure|certain|obvious)|unclear|ambiguous)\b",
+    r"\b(?:not\s+(?:(?:entirely|quite)\s+)?(?:clear|sure|certain|obvious)|unclear|ambiguous)\b"
+    # (`The problem does not say whether ...`, `Two readings are possible`, `both readings are defensible`; es)
+    r"|\b(?:does\s+not|doesn't|did\s+not|didn't)\s+(?:say|specify|state|make\s+clear)\s+(?:whether|if|which)\b"
+    r"|\b(?:two|both)\s+(?:readings|interpretations)\b[^.!?\n]{0,40}?\b(?:possible|defensible|valid|reasonable"
+    r"|plausible)\b"
+    r"|\bno\s+(?:queda|está)\s+claro\b|\bdepending\s+on\s+the\s+(?:reading|interpretation)\b",
     re.IGNORECASE,
 )
 # what settles the doubt after it: a box, an answer phrase, a choice between the readings
@@ -27,8 +35,10 @@ _SETTLED_RE = re.compile(
     r"|(?:assuming|taking)\s+the\s+(?:usual|standard|natural|first|intended))\b",
     re.IGNORECASE,
 )
-_VALUE_RE = re.compile(r"(?<![\w.^_{])-?\d+(?:\.\d+)?(?![\w.]|\^)")
-_REACH = 1500  # (the doubt is looked for near the reply's end only: a linear, bounded scan)
+_VALUE_RE = re.compile(
+    r"(?<![\w.^_])(?<!\^\{)(?<!_\{)-?\d+(?:\.\d+)?(?!\w|\.\d|\^)"
+)  # (not an exponent, index)
+_REACH = 4000  # (the doubt is looked for near the reply's end only: a linear, bounded scan)
 
 
 def left_open(text: str) -> bool:
@@ -45,3 +55,25 @@ def left_open(text: str) -> bool:
     if _SETTLED_RE.search(after):
         return False
     return len({float(v) for v in _VALUE_RE.findall(after)}) >= 2
+
+
+# a `maybe` of any language (`vielleicht`, `quizás`, `可能是`, `たぶん`), and English's
+_MAYBE_RE = re.compile(
+    r"(?<![^\W\d_])(?:maybe|perhaps|possibly|probably)(?![^\W\d_])|" + "|".join(FOREIGN_HEDGES), re.IGNORECASE
+)
+_ANSWER_LABEL_RE = re.compile(r"^[ \t*_#>]*[^\W\d_]{2,12}[ \t*_]*[:\uff1a][ \t*_]*", re.MULTILINE)
+
+
+def hedged_last_line(text: str) -> bool:
+    """Whether the reply's last line offers its answer as a possibility: an answer label then `maybe` (`Antwort:
+    vielleicht 9?`, `Respuesta: quizás 12.`), or `maybe` with two different values (`答案可能是 20，也可能是 16。`)."""
+    line = text.rstrip()[-400:].rsplit("\n", 1)[-1]
+    maybe = _MAYBE_RE.search(line)
+    if maybe is None:
+        return False
+    label = _ANSWER_LABEL_RE.match(line)
+    if label is not None and maybe.start() <= label.end() + 2:
+        return True  # the answer itself comes as a possibility
+    if any(0 <= maybe.start() - m.end() <= 2 for m in _PHRASE_RE.finditer(line)):
+        return True  # `答えはたぶん 70° です。`: the answer phrase, then `maybe`
+    return len({float(v) for v in _VALUE_RE.findall(line)}) >= 2

@@ -215,7 +215,32 @@ FOREIGN_SCALES = {
     "миллион": 10**6, "миллиона": 10**6, "миллионов": 10**6, "мільйон": 10**6, "millionen": 10**6,
     "miljoen": 10**6, "millón": 10**6, "millones": 10**6, "milhão": 10**6, "milhões": 10**6, "milione": 10**6,
     "milioni": 10**6, "millions": 10**6, "milyon": 10**6, "juta": 10**6, "milioni ya": 10**6, "lakh": 10**5,
+    "tysięcy": 1000, "tysiące": 1000, "tysiąc": 1000, "tusen": 1000, "tuhatta": 1000, "ezer": 1000, "nghìn": 1000,
+    "ngàn": 1000, "triệu": 10**6, "tỷ": 10**9, "milliard": 10**9, "milliards": 10**9, "milliarden": 10**9,
+    "miliardi": 10**9, "miliardo": 10**9, "milyar": 10**9, "miliar": 10**9, "mil millones": 10**9,
 }  # fmt: skip
+#: Scale words of scripts written without spaces, read glued to what follows (`3.5 亿元`, `12万`, `3만 원`).
+GLUED_SCALES = {
+    "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "千": 1000, "만": 10**4, "억": 10**8, "천": 1000,
+    "ล้าน": 10**6, "แสน": 10**5, "หมื่น": 10**4, "พัน": 1000,
+}  # fmt: skip
+#: Every scale word after a number as one regex fragment (group-free): a spaced word, whole and longest first
+#: (`mil millones` before `mil`), with an optional plural `s`, or a glued one (`3.5 亿元`).
+SCALE_PATTERN = (
+    r"(?:(?:" + "|".join(sorted([*SCALES, *FOREIGN_SCALES], key=len, reverse=True)) + r")s?(?![^\W\d_])"
+    r"|(?:" + "|".join(GLUED_SCALES) + r"))"
+)
+
+
+def scale_factor(word: str) -> int:
+    """The factor a scale word of `SCALE_PATTERN` stands for (`thousand`, `Millionen`, `亿`; a plural `s` dropped)."""
+    key = " ".join(word.lower().split())
+    for table in (SCALES, FOREIGN_SCALES, GLUED_SCALES):
+        if key in table:
+            return table[key]
+    return SCALES.get(key[:-1]) or FOREIGN_SCALES[key[:-1]]
+
+
 #: Other multiplying words that are not read as a factor (`5 score`, `5 gross`): they still change the value.
 OTHER_SCALES = _words("score gross") | {f"{w}s" for w in SCALES}
 
@@ -344,6 +369,10 @@ REVISION_WORDS = (
     "typo",
     r"I\s+meant",
     r"should\s+read",
+    r"(?:upd|eta)(?=\s*:)",  # (`UPD: 21, the host shakes hands too`, `ETA: make that 21`)
+    r"(?<=\^)\s*meant|(?<=\^ )meant",  # (`^ meant 21`)
+    r"brain\s+fart",
+    r"fat-?\s?finger(?:ed)?",
 )
 #: Words that withdraw an answer given before them ("\\boxed{8}. Wait, actually \\boxed{7}", "Correction:", "I made
 #: an error"): only these let a later, different value replace an earlier one (`contested.py`). No hedge
