@@ -19,8 +19,9 @@ _TURN_TOKEN = (
 _NEXT_TURN_RE = re.compile(
     _TURN_TOKEN + r"|</s>|\[INST\]"
     # a new turn or a new problem written out: `Human:`, `User:`, `Q:` (few-shot), `Problem 2:`, `### Exercise`,
+    # `## Follow-up question 1:` (a question the reply poses itself and answers: not the one asked),
     # an Alpaca-style heading of the next prompt (`### Instruction:`, `### Input:`)
-    r"|\n[ \t]*(?:Human|User|Assistant|System|Q|HUMAN|USER|ASSISTANT|SYSTEM)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
+    r"|\n[ \t]*(?:Human|User|Assistant|System|Q|HUMAN|USER|ASSISTANT|SYSTEM)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:(?:Follow-?up|Next|Bonus|Another)[ \t]+(?:[Pp]roblem|[Ee]xercise|[Qq]uestion)|Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
     r"|\n[ \t]*#+[ \t]*(?:Instruction|Input)[ \t]*:?[ \t]*\n"
 )
 
