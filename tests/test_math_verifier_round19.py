@@ -9,7 +9,7 @@ import pytest
 
 from rlvr.verifiers import MathVerifier
 
-from grading import never_correct, read_correct
+from grading import assert_linear, never_correct, read_correct
 
 _ANSWER = "Each of the 6 guests shakes 5 hands, halved: $15$.\n\n**Answer: 15**\n\n"
 _REFUTED = (
@@ -84,3 +84,13 @@ _COMMITTED = [
 @pytest.mark.parametrize(("reply", "value"), _COMMITTED)
 def test_what_round_19_found_still_answers(verifier: MathVerifier, reply: str, value: str) -> None:
     read_correct(verifier, reply, value)
+
+
+def test_the_rules_of_rounds_18_and_19_read_large_inputs_in_linear_time(verifier: MathVerifier) -> None:
+    """20,000 collapsed sections left open, modal `instead`s, quote blocks after attributing lines: each grows
+    linearly (20,000 open `<details>` took 24 s with a section body read to the end from every opening)."""
+    assert_linear(
+        lambda n: verifier.verify("$\\boxed{8}$ " + "<details>" * n + "</details> $\\boxed{7}$", "7"), 500
+    )
+    assert_linear(lambda n: verifier.verify("The answer is 7. " + "It would instead be 9. " * n, "7"), 200)
+    assert_linear(lambda n: verifier.verify("Bob says:\n> the answer is 5\n\n" * n + "So 5.", "5"), 200)

@@ -65,7 +65,8 @@ _ANSWER_LABEL_RE = re.compile(
 
 
 _DETAILS_RE = re.compile(
-    r"<details\b[^>]*>\s*(?:<summary\b[^>]*>[^<]{0,80}</summary\s*>)?(?P<body>.*?)</details\s*>", re.S | re.I
+    r"<details\b[^>]*>\s*(?:<summary\b[^>]*>[^<]{0,80}</summary\s*>)?(?P<body>(?:(?!<details\b).)*?)</details\s*>",
+    re.S | re.I,
 )
 
 
@@ -94,7 +95,9 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     `<details>` sections when what is left `commits` to an answer of its own; else with those unchanged (the
     answer may be in the quote: nothing is guessed). A `<details>` section titled as the answer, of one line, is
     the reply's answer stated (`<summary>Answer key</summary>2` states 2 beside any box: two values, no answer)."""
-    if "<details" in text:
+    if (
+        "</details" in text
+    ):  # (a section that never closes is an aside as before; 20,000 open ones stay linear)
         text = _ANSWER_SECTION_RE.sub(_answer_section_shown, text)
         text = _DETAILS_RE.sub(_withdrawing_details_inline, text)
     text = _quoted_statements_removed(text, commits)
@@ -103,7 +106,7 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     text = _FOOTNOTE_RE.sub(_withdrawing_note_inline, text)
     text = _QUOTED_LINE_RE.sub(_withdrawing_note_inline, text)
     rest = _ASIDE_MARKUP_RE.sub(" ", text)
-    attributed = _ATTRIBUTED_QUOTE_RE.search(text) or _ATTRIBUTED_BEFORE_RE.search(text)
+    attributed = _ATTRIBUTED_QUOTE_RE.search(text) or _attributed_before(text)
     if rest != text and (commits(rest) or attributed):
         return rest  # (a quoted answer someone else gave, `> **Accepted answer:** ...`, is not the reply's)
     return text
@@ -119,11 +122,21 @@ _ATTRIBUTED_QUOTE_RE = re.compile(
 )
 # a quote block that the line before it gives to someone (`My tutor's worked solution ends with:`, `Bob wrote:`)
 _ATTRIBUTED_BEFORE_RE = re.compile(
-    r"^[^\n>]*(?:\b\w+'s\s+(?:[a-z]+\s+){0,2}(?:solution|answer|work|reply|response|notes?|post)\b"
+    r"(?:\b\w+'s\s+(?:[a-z]+\s+){0,2}(?:solution|answer|work|reply|response|notes?|post)\b"
     r"|\b(?:says|said|wrote|writes|claims|claimed|ends\s+with|gave|replied|posted|suggests|suggested)\b)"
-    r"[^\n]*:[ \t*_]*\n(?:[ \t]*\n)?[ \t]*>",
-    re.IGNORECASE | re.MULTILINE,
+    r"[^\n]*:[ \t*_]*\Z",
+    re.IGNORECASE,
 )
+# where a quote block opens after a line that is not quoted (`...:\n\n> ...`)
+_QUOTE_OPENS_RE = re.compile(r"^(?P<lead>[^\n>]{1,300})\n(?:[ \t]*\n)?[ \t]*>", re.MULTILINE)
+
+
+def _attributed_before(text: str) -> bool:
+    """Whether a quote block opens after a line that gives it to someone (`My tutor's solution ends with:`): each
+    line before a quote is read once, at most 300 characters of it (linear in the reply)."""
+    return any(_ATTRIBUTED_BEFORE_RE.search(m.group("lead")) for m in _QUOTE_OPENS_RE.finditer(text))
+
+
 # a quoted line after the marker and a GitHub admonition's tag (`> [!CAUTION]`): a callout in the reply's own
 # voice, as a footnote is, when its first sentence withdraws (`> This result is invalid: ...`)
 _QUOTED_LINE_RE = re.compile(r"^[ \t]*>[ \t]*(?:\[![A-Za-z]+\][ \t]*)?(?P<note>[^\n]*)", re.M)

@@ -31,7 +31,12 @@ def _revises(rest: str) -> bool:
         return True
     # (`if the seats were numbered, the answer would instead be 432`: a modal `instead` is a remark, no revision)
     revision = next(
-        (m for m in _REVISION_RE.finditer(rest) if not _MODAL_INSTEAD_RE.search(rest, 0, m.end())), None
+        (
+            m
+            for m in _REVISION_RE.finditer(rest)
+            if not _MODAL_INSTEAD_RE.search(rest, max(0, m.start() - 40), m.end())
+        ),
+        None,
     )
     opener = revision or _CONCLUSION_RE.search(rest)
     return opener is not None and bool(re.search(r"\d|\$", rest[opener.start() :]))
