@@ -76,4 +76,6 @@ def hedged_last_line(text: str) -> bool:
         return True  # the answer itself comes as a possibility
     if any(0 <= maybe.start() - m.end() <= 2 for m in _PHRASE_RE.finditer(line)):
         return True  # `答えはたぶん 70° です。`: the answer phrase, then `maybe`
+    if "\\boxed" in line or "\\fbox" in line or _PHRASE_RE.search(line, maybe.end()):
+        return False  # (a box or an answer phrase on the line commits; the other rules weigh the rest)
     return len({float(v) for v in _VALUE_RE.findall(line)}) >= 2

@@ -219,9 +219,10 @@ FOREIGN_SCALES = {
     "ngàn": 1000, "triệu": 10**6, "tỷ": 10**9, "milliard": 10**9, "milliards": 10**9, "milliarden": 10**9,
     "miliardi": 10**9, "miliardo": 10**9, "milyar": 10**9, "miliar": 10**9, "mil millones": 10**9,
 }  # fmt: skip
-#: Scale words of scripts written without spaces, read glued to what follows (`3.5 亿元`, `12万`, `3만 원`).
+#: Scale words of scripts written without spaces, read glued to what follows (`3.5 亿元`, `12万`, `3만 원`); `千` and `천`
+#: are not among them: `12千円` is no way to write 12,000 (the numerals test keeps it wrong).
 GLUED_SCALES = {
-    "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "千": 1000, "만": 10**4, "억": 10**8, "천": 1000,
+    "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "만": 10**4, "억": 10**8,
     "ล้าน": 10**6, "แสน": 10**5, "หมื่น": 10**4, "พัน": 1000,
 }  # fmt: skip
 #: Every scale word after a number as one regex fragment (group-free): a spaced word, whole and longest first
