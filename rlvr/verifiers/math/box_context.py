@@ -19,14 +19,14 @@ from rlvr.verifiers.math.commitment import (
     same_value,
     screen,
 )
-from rlvr.verifiers.math.contested import revised_between
+from rlvr.verifiers.math.contested import _EXPLICIT_REVISION_RE, revised_between
 from rlvr.verifiers.math.phrases import (
     _SIGNED_OFF_RE,
     _concluding_number,
     _hedge,
 )
 from rlvr.verifiers.math.revisions import _phrase_answer_after, _revised_value
-from rlvr.verifiers.math.vocab import APPROXIMATORS, EXPLICIT_REVISIONS, NUMBER_WORDS
+from rlvr.verifiers.math.vocab import APPROXIMATORS, NUMBER_WORDS
 
 # the words that end the box's own sentence, no value among them (`$ façons.`, ` ways to do it.`)
 _SENTENCE_TAIL_RE = re.compile(
@@ -35,7 +35,6 @@ _SENTENCE_TAIL_RE = re.compile(
 
 
 _ASSIGNED_RE = re.compile(r"^[A-Za-z]\s*=\s*")
-_EXPLICIT_REVISION_RE = re.compile(r"\b(?:" + "|".join(EXPLICIT_REVISIONS) + r")\b", re.IGNORECASE)
 _CONCLUDES_RE = re.compile(r"\b(?:so|thus|hence|therefore)\b", re.IGNORECASE)
 
 

@@ -152,12 +152,9 @@ _CORRECTION_LINE_RE = re.compile(
 _BARE_LINES = 20  # (a reply ending in a long table of numbers reads a bounded number)
 
 
-def _bare_lines_after(
-    text: str, boxes: list[tuple[int, int, str]], phrased: list[tuple[int, int, str]]
-) -> list[tuple[int, int, str]]:
-    """(start, end, value) of the lines after the last box (or the last value an answer phrase states: `phrased`)
-    that are a bare value or a correction to one (see above)."""
-    last = max(boxes[-1][1] if boxes else -1, max((end for _, end, _ in phrased), default=-1))
+def _bare_lines_after(text: str, boxes: list[tuple[int, int, str]], last: int) -> list[tuple[int, int, str]]:
+    """(start, end, value) of the lines after `last`, where the last box or the last value an answer phrase states
+    ends, that are a bare value or a correction to one (see above)."""
     if last < 0:
         return []
     start = text.find("\n", last) + 1 if "\n" in text[last:] else len(text)
@@ -233,13 +230,14 @@ def contested(text: str) -> bool:
         g for g in boxes if not format_example(text, g[0])
     ]  # `For example: \\boxed{42}.`: the prompt's template
     phrased = _phrase_values(text, boxes)
+    # where the answer ends: the last box or the last value an answer phrase states
     answered = max(boxes[-1][1] if boxes else -1, max((end for _, end, _ in phrased), default=-1))
     carded = (
         card_answers(text, answered)
-        if answered >= 0 and ("|" in text[answered:] or "final" in text[answered:])
+        if answered >= 0 and (text.find("|", answered) >= 0 or text.find("final", answered) >= 0)
         else []
     )
-    values = sorted(set(boxes + phrased + _bare_lines_after(text, boxes, phrased) + carded))
+    values = sorted(set(boxes + phrased + _bare_lines_after(text, boxes, answered) + carded))
     if len(values) < 2:
         return False
     last_start, last_end, last = values[-1]
