@@ -344,8 +344,9 @@ def unasserted(text: str) -> str | None:
     if _TOY_CASE_RE.search(pre) and text.startswith(("\\boxed", "\\fbox"), start):
         return "supposed"  # `Sanity check on a toy case, $n = 3$: the formula gives \\boxed{4}.`: a check's value
     if format_example(text, start):
-        # `Format reminder: put your final answer in the form \`$\\boxed{17}$\``: a template, not a value
-        return "supposed"
+        # `Format reminder: put your final answer in the form \`$\\boxed{17}$\``: a template, not a value; what the
+        # reply says after it answers, else what it said before (`#### 36\n\nFormat reminder: \`#### 72\``)
+        return "template"
     in_sentence = not _JUDGED_AFTER_RE.match(
         post
     ) and any(  # (`7 fails.` is judged where it stands: rejected)

@@ -150,6 +150,15 @@ def _after_last_box(text: str) -> Extraction | None:
         return Extraction(
             formula, "revised"
         )  # `\\boxed{\\frac{13}{204}}. Wait, ... so it is $\\frac{1}{17}$.`
+    if (
+        formula is None
+        and box
+        and not _PLAIN_NUMBER_RE.match(box)
+        and revised_after_withdrawal(rest) is not None
+    ):
+        # `\\boxed{110^\\circ}. Hmm, that's wrong: the base angles are 35°.`: a box no plain number can restate is
+        # withdrawn, and a number the withdrawing sentence names is no answer in its place
+        return Extraction("", "withdrawn")
     refuted = refuted_by_check(rest, value, same_value) if _PLAIN_NUMBER_RE.match(value) else None
     if refuted is not None and later is None:
         # `So $x = \\boxed{2}$. Check: ... These two sides do not agree. [With $x = 9$: ...] So the solution is 9.`

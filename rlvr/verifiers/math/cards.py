@@ -1,83 +1,210 @@
 """Answer cards: fields after the answer that judge it or state it again.
 
-A reply may close with a record of its answer: a markdown table (`| answer | 5/12 |`, `| **Final answer** |
-**625/1296** |`), YAML or JSON fields (`answer: 30`, `verified: false`, `"status": "rejected"`). Such a card is
-the reply's own word on its answer, read by field, not by wording: a status field that rejects the answer
-(`status | ❌ rejected by self-check`, `verified: false`, `valid: no`) withdraws it, as a sentence saying it is
-wrong would; an answer field with another value is a second final answer. A card before the answer, or one that
-does not name its fields, is left to the other rules.
+A reply may close with a record of its answer: a table (`| answer | 5/12 |`, `| **Final answer** | **625/1296**
+| ✅ |`), YAML or JSON fields (`answer: 30`, `verified: false`, `"status": "rejected"`), a status line (`Audit: ❌
+failed`, `校验结果：失败`). Such a card is the reply's own word on its answer, read by field, not by wording: a
+status field that rejects the answer (`status | ❌ rejected by self-check`, `verified: false`, `sanity: ❎`)
+withdraws it, as a sentence saying it is wrong would; an answer field with another value is a second final answer.
+A card before the answer, or one that does not name its fields, is left to the other rules.
+
+A row is read the same whatever it is written in: its markup is dropped and its cells split at `|`, at HTML tags
+(`<tr><td>Answer</td><td><b>142</b></td></tr>`, `<dt>Answer</dt><dd>42</dd>`) and at LaTeX's `&` (`Answer & 42
+\\\\`), so a new table syntax needs no new rule: the first cell is the key, the second its value. A row states the
+answer when its key is an answer label of any language or the name the reply gave its answer by (`So the
+probability is $\\frac{8}{15}$.`, then `| **Probability** | **7/15** |`: the same quantity, another value).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from fractions import Fraction
 
-# one field per line: a table row of two cells, or `key: value` (YAML, a bullet, a JSON member)
-_FIELD_RE = re.compile(
-    r"^[ \t]*(?:\|[ \t]*(?P<tk>[^|\n]{1,40}?)[ \t]*\|[ \t]*(?P<tv>[^|\n]{1,160}?)[ \t]*\|[ \t]*"
-    r"|(?:[-*][ \t]+)?[\"']?(?P<yk>[A-Za-z][\w \-]{0,30}?)[\"']?[ \t]*:[ \t]*(?P<yv>[^\n]{1,160}?)[ \t]*,?)$",
+from rlvr.verifiers.math.phrase_words import (
+    ANSWER_LABELS,
+    ANSWER_LABELS_GLUED,
+    CHECK_LABELS,
+    CHECK_LABELS_GLUED,
+)
+from rlvr.verifiers.math.polarity import other_language_wrong
+from rlvr.verifiers.math.withdrawal import FAILURE_MARKS
+
+_REACH = (
+    2000  # (the card right after the answer and the reply's close: this many characters of each are read)
+)
+
+# markup that separates cells: an HTML tag, LaTeX's column `&` (not an entity's `&amp;`), a row's `\\\\`
+_CELL_BREAK_RE = re.compile(r"<[^<>\n]{0,60}>|&(?!#?\w{1,8};)|\\\\(?:\[[^\]\n]{0,8}\])?|\\hline\b")
+_WRAPPER_RE = re.compile(r"\\(?:textbf|mathbf|emph|textit|text|mathrm|boldsymbol)\s*\{([^{}\n]*)\}")
+_MARKUP_RE = re.compile(r"\*\*|__|[`$]|\\[()]")
+# `key: value` on its own line (YAML, a bullet, a label; full-width colon too): a key of letters of any script
+_KEY_VALUE_RE = re.compile(
+    r"^[ \t>*\-]*(?:\*\*|__)?[\"']?(?P<k>[^\W\d_][^:\uff1a\n|]{0,40}?)[\"']?[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a]"
+    r"(?!//)[ \t]*(?P<v>[^\n]{1,160}?)[ \t]*,?$",
     re.MULTILINE,
 )
-_STATUS_KEYS = frozenset(
-    {"status", "verified", "verdict", "valid", "check", "self check", "self-check", "correct", "is correct",
-     "validated", "confirmed", "review", "self review", "self-review", "verification", "answer check",
-     "consistent", "consistent with check", "is valid", "is verified", "passed", "ok"}
-)  # fmt: skip
-_ANSWER_KEYS = frozenset(
-    {"answer", "final answer", "final", "final_answer", "result", "final result", "final value", "value"}
-)
-_REJECTING_RE = re.compile(
-    r"^(?:false|no|n|0|nope)$|\b(?:rejected|invalid|fail(?:s|ed)?|wrong|incorrect|superseded|retracted|withdrawn"
-    r"|not\s+(?:verified|valid|correct)|does\s+not\s+hold|doesn't\s+hold)\b|[\u274c\u2717\u2718\u2716\u26d4\U0001f6ab]",
-    re.IGNORECASE,
-)
-_REACH = 2000  # (a card closes the reply: only its last characters are read)
 # the members of a JSON object written on one line (`{"answer": "5/2", "is_correct": false}`)
 _INLINE_MEMBER_RE = re.compile(
     r"[{,][ \t]*\"(?P<k>[A-Za-z][\w \-]{0,30})\"[ \t]*:[ \t]*(?P<v>\"[^\"\n]{0,80}\"|[^,}\n]{1,40})"
 )
 
+_ANSWER_KEY_RE = re.compile(
+    r"(?:(?:final|correct|the)\s+)?(?:answer|result|value|final|final\s+(?:result|value|count|total))"
+    r"|" + "|".join(ANSWER_LABELS) + "|" + "|".join(ANSWER_LABELS_GLUED),
+    re.IGNORECASE,
+)
+# a key that reports a check of the answer, in any language (`Audit`, `sanity`, `Estado de la verificación`,
+# `Статус проверки`, `校验结果`)
+_STATUS_KEY_RE = re.compile(
+    r"\b(?:status|verified|verdict|valid|validated|check(?:ed)?|self[- ]?(?:check|review|assessment|evaluation)"
+    r"|correct|is\s+correct|confirmed|review|verification|consistent|passed|ok|audit|sanity|outcome|assessment"
+    r"|approved|evaluation|grade|estado|statut|statu|durum|stav|stan|tr\u1ea1ng\s+th\u00e1i|\u0441\u0442\u0430\u0442\u0443\u0441"
+    r"|" + "|".join(CHECK_LABELS) + r")\b"
+    r"|\u6821\u9a8c|\u6838\u5bf9|\u72b6\u6001|\u72b6\u614b|\u7d50\u679c|\u7ed3\u679c|"
+    + "|".join(CHECK_LABELS_GLUED),
+    re.IGNORECASE,
+)
+_REJECTING_RE = re.compile(
+    r"^(?:false|no|n|0|nope)$|\b(?:rejected|invalid|fail(?:s|ed|ing)?|wrong|incorrect|superseded|retracted"
+    r"|withdrawn|refuted|disproved|not\s+(?:verified|valid|correct|passed|ok|approved)|does\s+not\s+hold"
+    r"|doesn't\s+hold|\u043d\u0435\s+\u043f\u0440\u043e\u0439\u0434\u0435\u043d\w*|fallid[oa]|[ée]chou[ée]e?"
+    r"|fehlgeschlagen|nicht\s+bestanden|reprovad[oa]|nieudan\w*|ba\u015far\u0131s\u0131z)\b"
+    r"|\u5931\u8d25|\u5931\u6557|\u4e0d\u901a\u8fc7|\u4e0d\u5408\u683c|[" + FAILURE_MARKS + "]",
+    re.IGNORECASE,
+)
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of a table row in any syntax, markup dropped (`<tr><td><b>Answer</b></td>...` -> [Answer, ...])."""
+    split = _CELL_BREAK_RE.sub("|", line) if "|" not in line else line
+    return [c for c in (_unmarked(cell) for cell in split.split("|")) if c]
+
+
+def _unmarked(cell: str) -> str:
+    """A cell or a value without its emphasis and math delimiters (`**$\\textbf{142}$**` -> `142`)."""
+    return _MARKUP_RE.sub("", _WRAPPER_RE.sub(r"\1", cell)).strip(" \t*_\"'")
+
+
+def _key(raw: str) -> str:
+    return " ".join(_unmarked(raw).strip("?").lower().replace("_", " ").split())
+
 
 def _fields(tail: str) -> list[tuple[str, str, int, int, bool]]:
-    """(key, value, start, end, in a table) of the card fields in `tail`, keys lower-cased and unmarked
-    (`**Final answer**` is `final answer`)."""
+    """(key, value, start, end, in a table) of the card fields in `tail`: table rows of any syntax, `key: value`
+    lines and one-line JSON members; keys lower-cased and unmarked (`**Final answer**` is `final answer`)."""
     found = []
     for m in _INLINE_MEMBER_RE.finditer(tail) if "{" in tail else ():
-        key = " ".join(m.group("k").lower().replace("_", " ").split())
-        found.append((key, m.group("v").strip().strip('"').strip(), m.start("v"), m.end("v"), False))
-    for m in _FIELD_RE.finditer(tail):
-        table = m.group("tk") is not None
-        key, group = (m.group("tk"), "tv") if table else (m.group("yk"), "yv")
-        key = " ".join(key.strip("*_`\"' \t").lower().replace("_", " ").split())
-        value = m.group(group).strip().strip("*_`\"'").strip()
-        found.append((key, value, m.start(group), m.end(group), table))
+        found.append(
+            (_key(m.group("k")), m.group("v").strip().strip('"').strip(), m.start("v"), m.end("v"), False)
+        )
+    tabled = "|" in tail or "<" in tail or "&" in tail
+    # (an HTML row or definition ends a field: `<dt>Total</dt><dd>8</dd><dt>Answer</dt><dd>42</dd>` holds two)
+    for line in re.finditer(
+        r"[^\n]*?</(?:tr|dd)>|[^\n]+", tail
+    ):  # (a window is bounded: a long log is read at its two ends)
+        text = line.group()
+        cells = _cells(text) if tabled and ("|" in text or "<" in text or "&" in text) else []
+        if len(cells) >= 2:
+            at = text.rfind(cells[1])
+            start = line.start() + (at if at >= 0 else 0)
+            found.append((_key(cells[0]), cells[1], start, start + len(cells[1]), True))
+            continue
+        field = _KEY_VALUE_RE.match(text)
+        if field is not None:
+            value = _unmarked(field.group("v"))
+            found.append(
+                (
+                    _key(field.group("k")),
+                    value,
+                    line.start() + field.start("v"),
+                    line.start() + field.end("v"),
+                    False,
+                )
+            )
     return found
 
 
+def _windows(text: str, answer_end: int) -> list[tuple[int, str]]:
+    """(offset, text) of what is read after the answer: the card right after it, and the reply's close (a long
+    log after a card does not hide it)."""
+    head = text[answer_end : answer_end + _REACH]
+    tail_start = max(answer_end + len(head), len(text) - _REACH)
+    return [(answer_end, head)] + ([(tail_start, text[tail_start:])] if tail_start < len(text) else [])
+
+
+def _rejects(value: str) -> bool:
+    """Whether a status value opens with a verdict against the answer (`❌ rejected`, `false`, `incorrecto`, `失败`):
+    a record's field is terse (`Check: x = 2 fails, x = 5 works` is a sentence about two values, not a verdict)."""
+    return bool(_REJECTING_RE.match(value) or other_language_wrong(value[:24]))
+
+
 def card_rejects(text: str, answer_end: int) -> bool:
-    """Whether a card after the answer (which ends at `answer_end`) has a status field that rejects it."""
-    start = max(answer_end, len(text) - _REACH)
-    fields = _fields(text[start:])
-    # (a card has two fields at least: one `Check: x = 2 fails, x = 5 works` line is a sentence, not a record)
-    return len(fields) >= 2 and any(k in _STATUS_KEYS and _REJECTING_RE.search(v) for k, v, _, _, _ in fields)
+    """Whether a card after the answer (which ends at `answer_end`) has a status field that rejects it; one line
+    alone is such a card (`Audit: ❌ failed — ...`, `校验结果：失败`)."""
+    fields = [f for _, window in _windows(text, answer_end) for f in _fields(window)]
+    return any(_STATUS_KEY_RE.search(k) and _rejects(v) for k, v, _, _, _ in fields)
 
 
-_TABLE_ANSWER_RE = re.compile(r"^-?\d+(?:\.\d+)?(?:/\d+)?$")
+# a value a row states: a number, `a/b`, or a LaTeX fraction (`\\tfrac{13}{51}`), with a degree or percent sign
+_TABLE_ANSWER_RE = re.compile(
+    r"^-?(?:\d+(?:\.\d+)?(?:/\d+)?|\\[dt]?frac\{\d+\}\{\d+\})[ \t]*(?:\^\{?\\circ\}?|\u00b0|\\?%)?$"
+)
+_UNIT_SIGN_RE = re.compile(r"(?:\^\{?\\circ\}?|\u00b0|\\?%)$")
+_FRACTION_RE = re.compile(r"^(-?)(?:(\d+)/(\d+)|\\[dt]?frac\{(\d+)\}\{(\d+)\})$")
 
 
-def card_answers(text: str, answer_end: int) -> list[tuple[int, int, str]]:
-    """(start, end, value) of the table rows after the answer that state an answer (`| Final answer | 625/1296 |`;
-    a YAML `answer: 30` is an answer phrase already)."""
-    start = max(answer_end, len(text) - _REACH)
+def _number(value: str) -> tuple[Fraction, int | None] | None:
+    """A plain value as an exact number and its count of decimals (None for a fraction), or None."""
+    value = _UNIT_SIGN_RE.sub("", value.replace(" ", ""))
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", value):
+        return Fraction(value), len(value.split(".")[1]) if "." in value else 0
+    m = _FRACTION_RE.match(value)
+    if m is None or int(m.group(3) or m.group(5)) == 0:
+        return None
+    sign = -1 if m.group(1) else 1
+    return sign * Fraction(int(m.group(2) or m.group(4)), int(m.group(3) or m.group(5))), None
+
+
+def _rounds_to(a: str, b: str) -> bool:
+    """Whether two plain values are one number, or one a decimal rounding of the other (`0.375` of `3/8`)."""
+    x, y = _number(a), _number(b)
+    if x is None or y is None:
+        return False
+    digits = [d for d in (x[1], y[1]) if d is not None]
+    if not digits:
+        return x[0] == y[0]
+    return abs(x[0] - y[0]) <= Fraction(1, 2 * 10 ** min(digits))
+
+
+def _named_answer(before: str, key: str, answer: str, same: Callable[[str, str], bool]) -> bool:
+    """Whether the text before the answer named it by `key` (`So the probability is $\\frac{8}{15}$.`)."""
+    if not 3 <= len(key) <= 40:
+        return False
+    for m in re.finditer(r"\b" + re.escape(key) + r"\s*(?:is|=|:|equals)\s*", before, re.IGNORECASE):
+        stated = re.match(r"[$*\s]*(-?\\[dt]?frac\{\d+\}\{\d+\}|-?\d+(?:\.\d+)?(?:/\d+)?)", before[m.end() :])
+        if stated is not None and same(stated.group(1), answer):
+            return True
+    return False
+
+
+def card_answers(
+    text: str, answer_end: int, answer: str | None = None, same: Callable[[str, str], bool] | None = None
+) -> list[tuple[int, int, str]]:
+    """(start, end, value) of the fields after the answer that state another answer (`| Final answer | 1/2 |`, or a
+    row keyed by the name the reply gave `answer` by); a value equal to `answer` or a rounding of it is left out."""
+    before = text[max(0, answer_end - _REACH) : answer_end]
     out = []
-    for key, value, a, b, table in _fields(text[start:]):
-        # (a record's `"final_value": 256` too; its `answer:` is an answer phrase already)
-        if (
-            (table or key in ("final value", "final result"))
-            and key in _ANSWER_KEYS
-            and _TABLE_ANSWER_RE.match(value)
-        ):
+    for offset, window in _windows(text, answer_end):
+        for key, value, a, b, table in _fields(window):
+            if not _TABLE_ANSWER_RE.match(value):
+                continue
+            answering = bool(_ANSWER_KEY_RE.fullmatch(key))
+            named = (
+                table and answer is not None and same is not None and _named_answer(before, key, answer, same)
+            )
+            if not (answering or named) or (answer is not None and _rounds_to(value, answer)):
+                continue
             # (`625/1296` is compared as the fraction a box writes: `\\frac{625}{1296}`)
             fraction = re.sub(r"^(-?)(\d+)/(\d+)$", r"\1\\frac{\2}{\3}", value)
-            out.append((start + a, start + b, fraction))
+            out.append((offset + a, offset + b, fraction))
     return out

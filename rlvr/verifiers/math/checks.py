@@ -165,6 +165,12 @@ def drop_check_lines(after: str) -> str:
     return "\n".join(" " * len(line) if check_line(line) else line for line in after.split("\n"))
 
 
+# a line that concludes (`So ...`, `Therefore ...`) or states a value in bold (`The value of $xy$ is **6**.`)
+_GOES_ON_RE = re.compile(
+    r"^[ \t>*_]*(?:so|therefore|thus|hence)\b|^[^\n]*\b(?:is|are|=)[ \t]*\*\*-?\d[^\n]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_SECTION_CHARS = 20_000  # (a check section longer than this is read by its start)
 #: How many closing lines are read as checks: a reply ends with a few (each is searched for in what precedes it)
 _CLOSING_CHECKS = 20
 
@@ -179,7 +185,10 @@ def checks_at_end_dropped(text: str) -> str:
     heading = next(reversed(list(_CHECK_HEADING_RE.finditer(text))), None)  # its section closes the reply
     if heading is not None and digit is not None and digit.start() < heading.start():
         section = text[heading.end() :]
-        if not (_NOT_PASSED_RE.search(section) or _CHECK_END_RE.search(section)):
+        # (the section closes the reply unless a line concludes after its checks: `**Verification:** - (1) ✓ ...
+        # So $x = 3$ and $y = 2$, ... The value of $xy$ is **6**.` goes on with the answer)
+        concludes = _GOES_ON_RE.search(section[:_SECTION_CHARS])
+        if not concludes and not (_NOT_PASSED_RE.search(section) or _CHECK_END_RE.search(section)):
             kept, dropped = text[: heading.start()].rstrip(), True
     for _ in range(_CLOSING_CHECKS):
         start = kept.rfind("\n") + 1
@@ -207,9 +216,12 @@ _REFUTES_RE = re.compile(
     r"|\bnot\s+an?\s+(?:valid\s+)?(?:solution|root)\b|\bextraneous\b|\bis\s+undefined\b|\bfails\b"
     r"|\bsomething(?:'s|\s+is)\s+(?:off|wrong|amiss)\b"
     # (`with our boxed $x = 4$ it is $0 \neq 12$`: an inequality the check arrives at, no mark of success after it)
-    r"|(?:\\neq?|\u2260)(?![^.\n]*[\u2713\u2714\u2705])",
-    re.IGNORECASE,
+    r"|(?:\\neq?|\u2260)(?![^.\n]*[\u2713\u2714\u2705])"
+    r"|(?P<mark>[" + FAILURE_MARKS + r"])\ufe0f?[ \t*_]*$",  # (`... RHS $= -2$. ✗`: a check marked failed)
+    re.IGNORECASE | re.MULTILINE,
 )
+# a variable set to a value (`x = 5`, `n_1 = 3`): a check that names none tests the answer itself
+_ASSIGNMENT_RE = re.compile(r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d")
 _CHECK_OPENER_RE = re.compile(
     r"\b(?:check\w*|verif\w*|for|with|substitut\w*|plug\w*|test\w*|try|trying|at)\b", re.IGNORECASE
 )
@@ -223,7 +235,21 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
         line = rest[rest.rfind("\n", 0, m.start()) + 1 : m.start()]
         openers = list(_CHECK_OPENER_RE.finditer(line))  # (`Check 4: ✓. Check -2: undefined.`: the second)
         first = _CHECKED_VALUE_RE.search(line, openers[-1].start() if openers else 0)
-        if first is not None and same(first.group(), value):
+        if first is None:
+            # `**Check** ($x = 5$):\n- Left: 3\n- Right: 3\nThese two do not agree`: a refuting line with no
+            # value of its own judges the check its paragraph opened with
+            block = rest[max(rest.rfind("\n\n", 0, m.start()), 0) : m.start()]
+            opener = _CHECK_OPENER_RE.search(block)
+            first = _CHECKED_VALUE_RE.search(block, opener.start()) if opener is not None else None
+        # (`Plugging back in: LHS $= 2$, RHS $= -2$. ✗`: a check that sets no variable and is marked failed
+        # tests the answer itself)
+        block = rest[max(rest.rfind("\n\n", 0, m.start()), 0) : m.start()]
+        implicit = (
+            m.group("mark") is not None
+            and _CHECK_OPENER_RE.search(block)
+            and not _ASSIGNMENT_RE.search(block)
+        )
+        if implicit or (first is not None and same(first.group(), value)):
             end = _SENTENCE_END_RE.search(rest, m.end())
             return end.end() if end else len(rest)
     return None

@@ -169,6 +169,44 @@ def _bare_lines_after(text: str, boxes: list[tuple[int, int, str]], last: int) -
     return found
 
 
+# a LaTeX footnote on the answer (`$\\boxed{130}$\\footnote{... since 7 is excluded, giving 129.}`) and the value it
+# arrives at: a second final value beside the box, as the summary of a footnote's text
+_FOOTNOTE_RE = re.compile(r"[ \t$]*\\footnote\s*\{((?:[^{}\n]|\{[^{}\n]*\}){0,600})\}")
+_ARRIVES_RE = re.compile(
+    r"\b(?:giving|gives|yields?|so|thus|hence|making|is|are|be)\s+(?:it\s+|the\s+answer\s+)?\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)"
+    r"|=\s*\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)",
+    re.IGNORECASE,
+)
+
+
+# the answer restated in Roman numerals after it (`In Roman numerals, $x = \\mathrm{VII}$.`): its value is compared
+_ROMAN_RE = re.compile(r"\b(?i:roman\s+numerals?)\b([^.\n]{0,80})")
+_NUMERAL_RE = re.compile(r"\b[IVXLCDM]{1,12}\b")  # (upper case: `$x = \\mathrm{VII}$` names x, then VII)
+_ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def _roman(text: str, answered: int) -> list[tuple[int, int, str]]:
+    """(start, end, value) of a restatement in Roman numerals after the answer (see above)."""
+    m = _ROMAN_RE.search(text, answered) if answered >= 0 and "oman" in text[answered:] else None
+    numerals = list(_NUMERAL_RE.finditer(m.group(1))) if m is not None else []
+    if not numerals:
+        return []
+    digits = [_ROMAN_DIGITS[c] for c in numerals[-1].group()]
+    value = sum(-d if d < e else d for d, e in zip(digits, [*digits[1:], 0], strict=True))
+    return [(m.start(1) + numerals[-1].start(), m.start(1) + numerals[-1].end(), str(value))]
+
+
+def _footnoted(text: str, answered: int) -> list[tuple[int, int, str]]:
+    """(start, end, value) of the value a footnote attached to the answer arrives at (see above), if any."""
+    note = _FOOTNOTE_RE.match(text, answered) if answered >= 0 and "footnote" in text else None
+    found = list(_ARRIVES_RE.finditer(note.group(1))) if note is not None else []
+    if not found:
+        return []
+    last = found[-1]
+    group = 1 if last.group(1) is not None else 2
+    return [(note.start(1) + last.start(group), note.start(1) + last.end(group), last.group(group))]
+
+
 def _in_words(answer: str) -> str | None:
     """The number an answer names in words (`nine`, `九`, `neun`), or None."""
     key = " ".join(answer.lower().replace("-", " ").split())
@@ -203,7 +241,7 @@ def revised_between(text: str, end: int, next_start: int) -> bool:
     )
 
 
-_UNCOMMITTED = frozenset({"supposed", "counterfactual", "remark", "asked", "denied", "rejected"})
+_UNCOMMITTED = frozenset({"supposed", "template", "counterfactual", "remark", "asked", "denied", "rejected"})
 _STANDING_CHECKS = 8  # (each reads the text before it: a bounded number keeps a reply of many boxes linear)
 
 
@@ -232,12 +270,23 @@ def contested(text: str) -> bool:
     phrased = _phrase_values(text, boxes)
     # where the answer ends: the last box or the last value an answer phrase states
     answered = max(boxes[-1][1] if boxes else -1, max((end for _, end, _ in phrased), default=-1))
+    stated = [v for _, end, v in boxes + phrased if end == answered]
     carded = (
-        card_answers(text, answered)
-        if answered >= 0 and (text.find("|", answered) >= 0 or text.find("final", answered) >= 0)
+        card_answers(text, answered, stated[0] if stated else None, _same)
+        if answered >= 0
+        and any(text.find(mark, answered) >= 0 for mark in ("|", "final", "<", "&", ":", "\uff1a"))
         else []
     )
-    values = sorted(set(boxes + phrased + _bare_lines_after(text, boxes, answered) + carded))
+    values = sorted(
+        set(
+            boxes
+            + phrased
+            + _bare_lines_after(text, boxes, answered)
+            + carded
+            + _footnoted(text, answered)
+            + _roman(text, answered)
+        )
+    )
     if len(values) < 2:
         return False
     last_start, last_end, last = values[-1]

@@ -70,6 +70,7 @@ from rlvr.verifiers.math.offered import (
     _card_rejects,
     _pair_guess,
     _second_assignment,
+    offered_beside,
 )
 from rlvr.verifiers.math.parts import inline_parts, part_answers
 from rlvr.verifiers.math.phrases import (
@@ -86,10 +87,11 @@ from rlvr.verifiers.math.phrases import (
 )
 from rlvr.verifiers.math.quotes import asides_removed
 from rlvr.verifiers.math.readings import hedged_last_line, left_open
+from rlvr.verifiers.math.remarks import format_example
 from rlvr.verifiers.math.revisions import _phrase_answer_after, _restated_value, _revised_value, _revises
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
-from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALE_PATTERN
+from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALED_NUMBER_PATTERN, SCALES_PATTERN
 
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
 
@@ -101,8 +103,9 @@ _UNIT_SUFFIX_RE = re.compile(r"\\%|\^\s*(?:\{\s*\\circ\s*\}|\\circ)")
 # a scale word right after a box (`\\boxed{3.2} million`), outside its formula or not (possessive: a run of
 # spaces that no scale word follows is scanned once)
 _SCALE_AFTER_BOX_RE = re.compile(
-    r"[ \t]*+\$*+[ \t]*+(?:\\text\s*+\{\s*+)?(" + SCALE_PATTERN + ")", re.IGNORECASE
+    r"[ \t]*+\$*+[ \t]*+(?:\\text\s*+\{\s*+)?(" + SCALES_PATTERN + ")", re.IGNORECASE
 )
+_SCALED_BOX_RE = re.compile(r"-?" + SCALED_NUMBER_PATTERN)  # (`\\boxed{2{,}4} milliards`: 2.4 billion)
 # a base subscript glued to a box from outside: `\\boxed{11}_2`, `\\boxed{3}_{10}`
 _GLUED_BASE_RE = re.compile(r"[ \t]*+_\s*\{?\s*(\d+)\s*\}?")
 
@@ -170,10 +173,24 @@ def _principal(text: str, values: list[tuple[int, int]]) -> int:
     return k
 
 
+# a last line that offers more help (`Let me know if you'd like ...`, `Feel free to ask ...`): whatever values it
+# names are offered, not stated
+_OFFER_RE = re.compile(
+    r"(?:^|\n)[ \t*_>]*(?:let\s+me\s+know|feel\s+free|if\s+you(?:'d|\s+would|\s+want)|would\s+you\s+like|do\s+you\s+want"
+    r"|want\s+me\s+to|i\s+can\s+also|i'?d\s+be\s+happy|happy\s+to\s+help|hope\s+(?:this|that|it)\s+helps)\b[^\n]*\s*\Z",
+    re.IGNORECASE,
+)
+
+
 def _closing_remarks_dropped(tail: str) -> str:
     """A reply's end without what closes it after the answer: end-of-proof marks and a last remark section
     (`Remark:`, `Note:`) that follows a value; they comment on the answer, they do not give it."""
     tail = _QED_RE.sub(" ", tail)
+    offer = _OFFER_RE.search(
+        tail
+    )  # `Let me know if you'd like the x-intercept (which is $\\frac{27}{4}$) too!`
+    if offer is not None and _NUMBER_RE.search(tail[: offer.start()]):
+        tail = tail[: offer.start()]
     sections = list(_SECTION_RE.finditer(tail))
     if not sections or not _NUMBER_RE.search(tail[: sections[-1].start()]):
         return tail
@@ -253,16 +270,19 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
         if why == "remark" and revisions > 0:  # a closing counterfactual remark: the answer stands before it
             return extract_answer(before_final_sentence(text), methods, revisions - 1)
         rest = None if revisions <= 0 else after_withdrawal(text) if why == "withdrawn" else None
-        if rest is None and why in ("counterfactual", "supposed") and revisions > 0:
+        if rest is None and why in ("counterfactual", "supposed", "template") and revisions > 0:
             # `... would be \\boxed{16}. In our problem ..., so the area is 36.`: what follows answers; what a
             # supposition leads to (`Is it 20? No: ... the answer is 24.`) only when it commits (box, phrase)
             rest = after_supposition(text)
-            if rest is not None and why == "supposed":
+            if rest is not None and why in ("supposed", "template"):
                 committed = tuple(m for m in methods if m in ("boxed", "final_answer"))
                 kept = extract_answer(rest, committed, revisions - 1) if committed else None
                 concluded = _concluding_number(rest) if kept is None and "last_math" in methods else None
                 # (`Suppose, for contradiction, ... \\boxed{2}. ... Hence the minimum is $3$.`: a conclusion commits)
-                return kept or (Extraction(concluded, "conclusion") if concluded is not None else None)
+                if kept or concluded is not None or why == "supposed":
+                    return kept or (Extraction(concluded, "conclusion") if concluded is not None else None)
+            if why == "template":  # (nothing after the template answers: what the reply said before it does)
+                return extract_answer(before_final_sentence(text), methods, revisions - 1)
         # `\\boxed{18}. Wait, I made a mistake. It should be 36.`: what follows the withdrawal answers, if anything
         return extract_answer(rest, methods, revisions - 1) if rest is not None else None
     for method in methods:
@@ -289,7 +309,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                             None  # `\\boxed{3}_5`: a glued subscript other than 10 may index, not name a base
                         )
                     return Extraction(f"{boxed}_{{{digits}}}", "boxed")
-                scale = _SCALE_AFTER_BOX_RE.match(after_end) if _PLAIN_NUMBER_RE.fullmatch(boxed) else None
+                scale = _SCALE_AFTER_BOX_RE.match(after_end) if _SCALED_BOX_RE.fullmatch(boxed) else None
                 if scale is not None:  # `\\boxed{3.2} million`: the box and its scale word state 3,200,000
                     return Extraction(f"{boxed} {scale.group(1).lower()}", "boxed")
                 suffix = _BOX_SUFFIX_RE.match(after_end) if boxed else None
@@ -312,7 +332,13 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 after_box = _after_last_box(text) if "final_answer" in methods else None
                 return after_box or Extraction(boxed, "boxed")
         elif method == "gsm8k":
-            lines = list(_GSM8K_RE.finditer(text))
+            # (a `#### 72` quoted as code or given as the format to use is the template, not a line of the answer:
+            # `Format reminder for next time: \`#### 72\``)
+            lines = [
+                m
+                for m in _GSM8K_RE.finditer(text)
+                if text[m.start() - 1 : m.start()] != "`" and not format_example(text, m.start())
+            ]
             if lines:
                 stated = lines[-1].group(1)
                 if re.match(r"\s*(?:~|\u2248|\\approx)", stated):
@@ -444,6 +470,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                     return (
                         None  # `- Product of the roots, for completeness: $6$`: an aside's value, no answer
                     )
+                final = re.search(r"(-?\d+(?:\.\d+)?)[^\d]*$", content) if content else None
+                if final is not None and offered_beside(tail[spans[-1].end() :], final.group(1)):
+                    return None  # `... = 900^\\circ.$$` then `Cevap 900 ya da 1080 derecedir.`: two values offered
                 if content:
                     return Extraction(content, "last_math")
             found = [m for m in _NUMBER_RE.finditer(tail) if not rejected_after(tail[m.end() :])]

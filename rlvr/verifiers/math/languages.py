@@ -32,7 +32,7 @@ WRONG_WORDS_SPACED = (
     "malĝust[aeo]", "eraro",
     # Indic and Iranian not yet read, Semitic, Ethiopic: ur pa gu mr ta te kn ml si ne fa ar he am
     "غلط", "نادرست", "ਗਲਤ", "ਗ਼ਲਤ", "ખોટ\\w*", "ભૂલ", "चूक", "चुकीच\\w*", "त्रुटि", "தவறு", "తప్పు", "ತಪ್ಪು",
-    "തെറ്റ\\w*", "වැරදි", "ስህተት", "ভুল",
+    "തെറ്റ\\w*", "වැරදි", "වැරදියි", "ስህተት", "ভুল",
     # Africa and the Pacific: sw ha yo ig zu xh so tl ms id mi haw
     "si\\s+sahihi", "k[oò]\\s+t[oọ]\u0300?n[aà]", "kuskure", "ba\\s+daidai\\s+ba", "aṣiṣe", "njehie", "akulungile", "iphutha", "impazamo",
     "khalad", "qalad", "maling", "tidak\\s+betul", "silap", "diso", "tsy\\s+marina", "sayop",
@@ -64,7 +64,7 @@ NOT_CORRECT_SPACED = (
     "නිවැරදි\\s+නැහැ", "නිවැරදි\\s+නැත", "නිවැරදි\\s+නෑ",
     # South-East Asia, Africa: vi id ms tl sw am
     "không\\s+đúng", "không\\s+chính\\s+xác", "tidak\\s+(?:benar|tepat)", "hindi\\s+tama",
-    "sio\\s+sahihi", "ትክክል\\s+አይደለም",
+    "sio\\s+sahihi", "ትክክል\\s+አይደለም", "k[oò]\\s+t[oọ][\u0300\u0301]?(?:n[aà])?",
     # idioms of "that does not add up" and romanised words of error: nl fi fr de es it ru, Hinglish, pinyin, romaji
     "klopt\\s+niet", "ei\\s+pidä\\s+paikkaansa", "tient\\s+pas\\s+la\\s+route", "haut\\s+nicht\\s+hin",
     "no\\s+(?:me\\s+)?cuadra", "non\\s+torna", "не\\s+сходится", "galat", "ghalat", "suan\\s*cuo", "machigae\\w*",
@@ -92,6 +92,14 @@ RETRACT_WORDS_SPACED = (
     "jag\\s+tar\\s+tillbaka", "glöm\\s+det",
 )  # fmt: skip
 RETRACT_WORDS_GLUED = ("취소", "철회", "取り消", "撤回", "作废", "作廢", "收回")
+
+#: `no` as a clause of its own (`Nē, tas ir nepareizi`, `Rárá, dúró, ...`): lv lt/cs/sk bg/sr/mk uk pl hu fi/et ro
+#: tr el he ar fa hi bn ta te kn ml si th vi id sw yo ka hy nl sv/da no/is.
+NO_WORDS = (
+    "nē", "ne", "не", "ні", "nie", "nem", "ei", "nu", "hayır", "όχι", "לא", "لا", "نه", "नहीं", "না", "இல்லை",
+    "కాదు", "ಇಲ್ಲ", "ഇല്ല", "නැහැ", "නෑ", "ไม่", "không", "tidak", "bukan", "hapana", "rárá", "არა", "ոչ", "nee",
+    "nej", "nei",
+)  # fmt: skip
 
 #: `maybe`, `perhaps` and `or maybe` in the languages `phrase_words.FOREIGN_HEDGES` does not hold: a clause with
 #: one offers its values as possibilities.

@@ -49,8 +49,12 @@ _OVERLAYS = "\u0334-\u0338\u20d2\u20d3\u20d8-\u20da\u20e5\u20e6\u20ea\u20eb"
 _OVERLAID_RE = re.compile(rf"(?:[^\s{_OVERLAYS}][{_OVERLAYS}]+)+")
 
 # colour only highlights: `\color{red}` switches it for what follows, `\textcolor{red}{X}` and `\colorbox{red}{X}`
-# paint X: the command and its colour are dropped, X is kept
-_COLOUR_RE = re.compile(r"\\(?:color|textcolor|colorbox)(?![a-zA-Z])\s*(?:\[[^\]{}]*\])?\s*\{[^{}]*\}\s*")
+# paint X: the command and its colour are dropped, X is kept; but text painted in no colour (`white`,
+# `transparent`) is not seen: X is dropped (a `\phantom` is read by `notation.py`)
+_COLOUR_RE = re.compile(
+    r"\\(?:(?P<cmd>color|textcolor|colorbox)(?![a-zA-Z])\s*(?:\[[^\]{}]*\])?\s*\{(?P<colour>[^{}]*)\})\s*"
+)
+_NO_INK = frozenset({"white", "transparent", "none", "#fff", "#ffffff"})
 
 
 def _uncoloured(text: str) -> str:
@@ -59,13 +63,23 @@ def _uncoloured(text: str) -> str:
     pos = 0
     # one linear pass finds every group's end (a scan per group from its `{` was quadratic on unclosed ones)
     pairs = _brace_pairs(text)
+    boxes = outer_boxes(text)
+    starts = [b[0] for b in boxes]
     for m in _COLOUR_RE.finditer(text):
         if m.start() < pos:
             continue
         out.append(text[pos : m.start()])
         pos = m.end()
         close = pairs.get(pos) if text.startswith("{", pos) else None
-        if close is not None and _one_box(text, pos + 1, close, pairs):
+        unseen = m.group("cmd") != "colorbox" and (m.group("colour") or "").strip().lower() in _NO_INK
+        # (a hidden box beside a visible one stays: `hidden` reads that as a hedge)
+        if close is not None and unseen and "boxed" not in text[pos:close]:
+            # `\textcolor{transparent}{84}`: nothing a reader sees; inside a box it voids the box,
+            # whose text and look then differ (`\boxed{\textcolor{white}{5}3}`)
+            k = bisect.bisect_right(starts, m.start()) - 1
+            out.append("\\text{(hidden)}" if k >= 0 and m.start() < boxes[k][1] else " ")
+            pos = close + 1
+        elif close is not None and _one_box(text, pos + 1, close, pairs):
             # `\textcolor{red}{\boxed{7}}`: the box without the painted group's braces (a box groups itself);
             # any other painted group keeps its braces, which group it (`2\color{red}{x+1}` is 2(x+1))
             out.append(text[pos + 1 : close])

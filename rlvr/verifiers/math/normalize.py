@@ -16,7 +16,13 @@ from decimal import Decimal
 from rlvr.verifiers.math.notation import rewrite_notation
 from rlvr.verifiers.math.repeating import rewrite_repeating
 from rlvr.verifiers.math.unicode_math import rewrite_unicode_math, unicode_symbols
-from rlvr.verifiers.math.vocab import SCALE_PATTERN, scale_factor
+from rlvr.verifiers.math.vocab import (
+    SCALE_FIRST_RE,
+    SCALED_NUMBER_PATTERN,
+    SCALES_PATTERN,
+    scale_factor,
+    scaled_decimal,
+)
 
 # `\mathrm{x}` and friends: drop the wrapper, keep the content.
 _WRAPPERS = (
@@ -105,14 +111,16 @@ _RELATION_RE = re.compile(r"[<>]|\\(?:le|ge|leq|geq|lt|gt)(?![a-zA-Z])")
 _SPACE_THOUSANDS_RE = re.compile(r"^-?\d{1,3}(?: \d{3})+(?:\.\d+)?$")
 # A scale word after a number multiplies it (`5 thousand`, `2.5 million`, `3 dozen`); `5\text{k}` writes the
 # thousand as a text suffix. A bare `5k` is never a scale here: in math `k` is a variable (see `prose_scale`).
-_SCALE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(" + SCALE_PATTERN + ")", re.IGNORECASE)
+_SCALE_RE = re.compile(
+    r"(?<![\w.,])(" + SCALED_NUMBER_PATTERN + r")\s*(" + SCALES_PATTERN + ")", re.IGNORECASE
+)
 _TEXT_SUFFIX_SCALE_RE = re.compile(r"(?<=\d)\s*\\text\s*\{\s*(k|K|M|bn)\s*\}")
 _SUFFIX_WORDS = {"k": "thousand", "K": "thousand", "M": "million", "bn": "billion"}
 
 
 def _scaled(m: re.Match[str]) -> str:
     """`2.5 million` -> `2500000`: the exact product, written as a plain number."""
-    value = Decimal(m.group(1)) * scale_factor(m.group(2))
+    value = Decimal(scaled_decimal(m.group(1))) * scale_factor(m.group(2))
     return str(int(value)) if value == value.to_integral_value() else format(value.normalize(), "f")
 
 
@@ -443,7 +451,7 @@ def normalize_answer(s: str, *, units: bool = True) -> Normalized:
     # declaration restricts the set to integers, so it stays (and the answer is no interval)
     if declared is not None and not _RELATION_RE.search(s[: declared.start()]):
         s = s[: declared.start()]
-    s = _SCALE_RE.sub(_scaled, s)
+    s = _SCALE_RE.sub(_scaled, SCALE_FIRST_RE.sub(r"\2 \1", s))  # (Swahili `elfu 5` is `5 elfu`)
     s = re.sub(r"(?<=[\w)}])\s*\*\*\s*(?=[\w({])", "^", s)  # `7 ** 2`: a power written as in code
     s = strip_math_delimiters(s)
     unit = None

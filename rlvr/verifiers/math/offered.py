@@ -129,3 +129,60 @@ def _card_rejects(text: str) -> bool:
     )
     end = boxes[-1][1] if boxes else (len(text) - len(text[-3000:]) + phrases[-1].end() if phrases else -1)
     return end >= 0 and card_rejects(text, end)
+
+
+# two numbers joined by one or two short words of no arithmetic (`900 atau 1080`, `900 vagy 1080`, `900 ya da
+# 1080`): the `or` of a language no list names; the English words that relate two numbers are left out
+_JOINED_NUMBERS_RE = re.compile(
+    r"(?<![\w.,])(-?\d+(?:\.\d+)?)[ \t]+([^\W\d_]{1,6}(?:[ \t]+[^\W\d_]{1,4})?)[ \t]+(-?\d+(?:\.\d+)?)(?![\w.,]*\d)"
+)
+# (English `or` is read by the hedge rules, which know what settles it: `Either 252 or 126 ... Going with 252`)
+_RELATING_WORDS = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "be",
+        "equals",
+        "times",
+        "plus",
+        "minus",
+        "by",
+        "of",
+        "per",
+        "over",
+        "to",
+        "from",
+        "and",
+        "than",
+        "out",
+        "x",
+        "mod",
+        "in",
+        "on",
+        "at",
+        "with",
+        "for",
+        "into",
+        "as",
+        "the",
+        "a",
+        "an",
+        "or",
+        "either",
+        "nor",
+    ]
+)
+
+
+def offered_beside(after: str, value: str) -> bool:
+    """Whether the line closing the reply after its last formula offers the formula's value beside another one
+    with a word no list knows (`$$... = 900^\\circ.$$` then `Jawaban akhirnya 900 atau 1080 derajat.`)."""
+    last = after.rstrip()[-2000:]
+    for m in _JOINED_NUMBERS_RE.finditer(last, last.rfind("\n") + 1):
+        words = m.group(2).lower().split()
+        if any(w in _RELATING_WORDS for w in words) or m.group(1) == m.group(3):
+            continue
+        if value in (m.group(1), m.group(3)):
+            return True
+    return False

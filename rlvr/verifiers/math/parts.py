@@ -103,7 +103,14 @@ _PARTS_WITHDRAWN_RE = re.compile(
     re.IGNORECASE,
 )
 # a closing line that lists the parts' answers inline: `Final answers: (a) $\frac29$, (b) $\frac{5}{9}$`
-_INLINE_PART_RE = re.compile(r"\((" + _PART_NAME + r"|[1-9])\)[ \t]*([^,;\n()]+(?:\([^()\n]*\)[^,;\n()]*)*)")
+# (a bracket inside a value is its own, unless it names the next part: `(a) 7 (b) 6` lists two)
+_INLINE_PART_RE = re.compile(
+    r"\(("
+    + _PART_NAME
+    + r"|[1-9])\)[ \t]*([^,;\n()]+(?:\((?!(?:"
+    + _PART_NAME
+    + r"|[1-9])\))[^()\n]*\)[^,;\n()]*)*)"
+)
 _FRACTION_RE = re.compile(r"^(-?)\\[dt]?frac\s*(?:\{(\d+)\}|(\d))\s*(?:\{(\d+)\}|(\d))$")
 
 

@@ -36,7 +36,7 @@ ANSWER_LABELS = (
     "jawaban", "jawapan", "svar", "απάντηση", "उत्तर", "الجواب", "الإجابة", "תשובה", "پاسخ", "คำตอบ",
     r"r[ăa]spuns(?:ul)?(?:\s+final)?", "vastaus", r"v[áa]lasz", "jibu", "উত্তর", "svaret", "התשובה", "جواب",
     "vastus", "atbilde", "atsakymas", "odgovor", "одговор", "отговор", "sagot",  # et lv lt sl/hr/sr bg tl
-    "ateb", r"p[ëe]rgjigj(?:ja|e)", r"odpove[ďd]", "javob", "жауап", "erantzuna", "freagra",  # cy sq sk uz kk eu ga
+    "ateb", r"p[ëe]rgjigjj?[ea]", r"odpove[ďd]", "javob", "жауап", "erantzuna", "freagra",  # cy sq sk uz kk eu ga
     "cavab", "адказ", "жооп", "ҷавоб", "jogap", "хариу(?:лт)?", "պատասխան", "პასუხი",  # az be ky tg tk mn hy ka
     "సమాధానం", "ಉತ್ತರ", "ഉത്തരം", "விடை", "જવાબ", "ਉੱਤਰ", "ਜਵਾਬ", "ଉତ୍ତର", "উত্তৰ", "පිළිතුර",  # te kn ml ta gu pa or as si
     "အဖြေ", "ចម្លើយ", "ຄຳຕອບ", "መልስ", "መልሲ", "ځواب", "جاۋاب",  # my km lo am ti ps ug

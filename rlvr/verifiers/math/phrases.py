@@ -41,7 +41,9 @@ from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
     NEGATION_AFTER_PHRASE,
     QUALIFIERS_BEFORE,
-    SCALE_PATTERN,
+    SCALE_FIRST_RE,
+    SCALED_NUMBER_PATTERN,
+    SCALES_PATTERN,
     VALUE_WORDS,
     counted_label,
 )
@@ -63,6 +65,9 @@ _OTHER_LABELS = (
     + r"|(?:final[ \t]+)?answer)[ \t]*[\]\u3011\u3017\uff3d])"
 )
 _PHRASE_RE = re.compile(
+    # (every phrase opens with a letter or a bracket: the lookahead skips the other positions at once, which
+    # makes the scan of a reply of tables or formulas several times faster)
+    r"(?=[^\W\d_]|[\[\u3010\u3016\uff3b])(?:"
     # (`**Answer**: 27`: the emphasis of a label may close before its colon)
     # (`answer should be 15`, `must be`: not `would be`, a conditional; `Answer → 64`: an arrow as the label's colon)
     r"(?:final[\s_]+answer[\"']?\s*(?:is|(?:\*\*|__)?:|=)?|the\s+answer\s+is"
@@ -73,7 +78,7 @@ _PHRASE_RE = re.compile(
     r"|\bans\s*:"
     # (`the final count is now **32**`: a final count or total stated is an answer stated, as in a changelog)
     r"|\bfinal\s+(?:count|total|tally|result|value|number|sum|amount)\s+(?:is|=)(?:\s+now)?"
-    rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS})\s*[:\uff1a]?\s*",
+    rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS}))\s*[:\uff1a]?\s*",
     re.IGNORECASE,
 )
 
@@ -174,7 +179,7 @@ def _english_connectives(text: str) -> str:
     return re.sub(r"(?<![ \t])[ \t]++(or|and)[ \t]+", r" \1 ", text)
 
 
-_SCALED_RE = re.compile(r"^-?\d+(?:\.\d+)?\s*" + SCALE_PATTERN, re.IGNORECASE)
+_SCALED_RE = re.compile(r"^-?" + SCALED_NUMBER_PATTERN + r"\s*" + SCALES_PATTERN, re.IGNORECASE)
 
 
 def _clean_phrase_answer(rest: str) -> str:
@@ -233,6 +238,7 @@ def _clean_phrase_answer(rest: str) -> str:
     # `½ (= 0.5)`: a bracketed `=` continues the value as a chain, whose links are then checked (`1/2 (= 0.6)` is false)
     rest = _BRACKETED_EQUAL_RE.sub(r"\1 = \2", rest)
     rest = prose_scale(rest.strip().rstrip(".\u3002").strip("*").strip())
+    rest = SCALE_FIRST_RE.sub(r"\2 \1", rest)  # (Swahili `shilingi elfu 5` is `shilingi 5 elfu`)
     if _SEMICOLON_LIST_RE.fullmatch(rest):  # `Ответ: 5; 7`: a plain list of numbers, all of them the answer
         return re.sub(r"\s*;\s*", ", ", rest)
     number = re.match(r"-?[0-9A-Za-z]+(?=[ \t(])", rest)
@@ -255,7 +261,8 @@ def _clean_phrase_answer(rest: str) -> str:
         numbers = {m.group().strip() for m in found}
         if len(numbers) == 1 and _plain_number_in_prose(rest, found[-1]):
             # several numbers in prose: which one is the answer is a guess, so none is
-            return numbers.pop()
+            scale = _SCALE_AFTER_RE.match(rest, found[-1].end())  # (`shilingi 5 elfu`: 5,000)
+            return numbers.pop() + (" " + scale.group(1) if scale is not None else "")
     return rest
 
 
@@ -454,4 +461,4 @@ def _concluding_number(after: str) -> str | None:
     return numbers.pop() + (" " + scale.group(1) if scale is not None else "")
 
 
-_SCALE_AFTER_RE = re.compile(r"[ \t]*(" + SCALE_PATTERN + ")", re.IGNORECASE)
+_SCALE_AFTER_RE = re.compile(r"[ \t]*(" + SCALES_PATTERN + ")", re.IGNORECASE)

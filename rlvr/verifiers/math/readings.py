@@ -26,18 +26,26 @@ _OPEN_RE = re.compile(
     r"|\b(?:does\s+not|doesn't|did\s+not|didn't)\s+(?:say|specify|state|make\s+clear)\s+(?:whether|if|which)\b"
     r"|\b(?:two|both)\s+(?:readings|interpretations)\b[^.!?\n]{0,40}?\b(?:possible|defensible|valid|reasonable"
     r"|plausible)\b"
-    r"|\bno\s+(?:queda|está)\s+claro\b|\bdepending\s+on\s+the\s+(?:reading|interpretation)\b",
+    r"|\bno\s+(?:queda|está)\s+claro\b|\bdepending\s+on\s+the\s+(?:reading|interpretation)\b"
+    # (the problem called ambiguous in another language: de fr it es pt pl ru uk tr nl da/no sv, zh ja ko)
+    r"|(?<![^\W\d_])(?:mehrdeutig|zweideutig|nicht\s+eindeutig|ambigu[eë]s?|ambigu[oa]|amb[íi]gu[oa]|niejednoznaczn\w*"
+    r"|dwuznaczn\w*|неоднозначн\w*|двусмысленн\w*|belirsiz|dubbelzinnig|meerduidig|flertydig|tvetydig)(?![^\W\d_])"
+    r"|题意不明|有歧义|存在歧义|歧義|曖昧|모호",
     re.IGNORECASE,
 )
 # what settles the doubt after it: a box, an answer phrase, a choice between the readings
 _SETTLED_RE = re.compile(
     r"\\(?:boxed|fbox)\s*\{|\b(?:answer\s*(?:is|:)|I(?:'ll|\s+will)\s+(?:go|take|use|assume)|I\s+(?:assume|take)"
-    r"|(?:assuming|taking)\s+the\s+(?:usual|standard|natural|first|intended))\b",
+    r"|(?:assuming|taking)\s+the\s+(?:usual|standard|natural|first|intended)"
+    # (the readings agree: `either way`, `dans les deux cas`, `in beiden Fällen`, `en ambos casos`)
+    r"|either\s+way|in\s+both\s+cases|in\s+either\s+case|dans\s+les\s+deux\s+cas|in\s+beiden\s+F\u00e4llen"
+    r"|in\s+jedem\s+Fall|en\s+ambos\s+casos|in\s+entrambi\s+i\s+casi|em\s+ambos\s+os\s+casos)\b",
     re.IGNORECASE,
 )
 _VALUE_RE = re.compile(
     r"(?<![\w.^_])(?<!\^\{)(?<!_\{)-?\d+(?:\.\d+)?(?!\w|\.\d|\^)"
 )  # (not an exponent, index)
+_RESULT_BEFORE_RE = re.compile(r"(?:=|\\boxed\{)[ \t$]*\Z")  # a value arrived at (read in a window of 12)
 _REACH = 4000  # (the doubt is looked for near the reply's end only: a linear, bounded scan)
 
 
@@ -49,12 +57,20 @@ def left_open(text: str) -> bool:
     if not doubts:
         return False
     doubt = doubts[-1]
-    if not _VALUE_RE.search(tail, 0, doubt.start()):
+    before = list(_VALUE_RE.finditer(tail, 0, doubt.start()))
+    if not before:
         return False  # the doubt comes before any value: the reply goes on to settle it
     after = tail[doubt.end() :]
     if _SETTLED_RE.search(after):
         return False
-    return len({float(v) for v in _VALUE_RE.findall(after)}) >= 2
+    # (the givens the working used before, values no `=` arrived at, describe the readings: `si « entre » inclut 10
+    # et 50, on obtient 6 ; sinon, c'est aussi 6` offers one value)
+    given = {
+        float(m.group())
+        for m in before
+        if not _RESULT_BEFORE_RE.search(tail, max(0, m.start() - 12), m.start())
+    } - {float(before[-1].group())}  # (the answer is never a given)
+    return len({float(v) for v in _VALUE_RE.findall(after)} - given) >= 2
 
 
 # a `maybe` of any language (`vielleicht`, `quizás`, `可能是`, `たぶん`), and English's

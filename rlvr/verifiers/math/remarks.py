@@ -36,8 +36,12 @@ _SUPPOSITION_RE = re.compile(
 _HYPOTHETICAL_RE = re.compile(
     r"(?:hypothetically|theoretically|in\s+theory|for\s+the\s+sake\s+of\s+(?:argument|contradiction)"
     r"|(?:just\s+)?as\s+a\s+(?:guess|placeholder|hypothesis)"
+    # (`Placeholder until the count is done: \\boxed{0}`, `Conjecture (unproven): the count is \\boxed{24}`)
+    r"|placeholder|(?:unproven\s+)?conjecture|unverified\s+guess"
     # `Angenommen, ...`, `Supposons que ...`, `Предположим, что ...`: a comma does not end these
-    r"|angenommen|supposons|admettons|supongamos|suponhamos|\u043f\u0440\u0435\u0434\u043f\u043e\u043b\u043e\u0436\u0438\u043c"
+    # (`Nehmen wir einmal an, das Ergebnis wäre 12`: a particle may stand inside the German opener)
+    r"|angenommen|nehmen\s+wir\s+(?:(?:einmal|mal|doch|nun|jetzt|kurz)\s+){0,2}an|gesetzt\s+den\s+fall"
+    r"|supposons|admettons|supongamos|suponhamos|\u043f\u0440\u0435\u0434\u043f\u043e\u043b\u043e\u0436\u0438\u043c"
     r"|\u0434\u043e\u043f\u0443\u0441\u0442\u0438\u043c)\b",
     re.IGNORECASE,
 )
@@ -49,7 +53,9 @@ _CONDITION_RE = re.compile(
     r"|for\s+an?\s+(?=[^,.\n]{1,40},))\b",
     re.IGNORECASE,
 )
-_WOULD_RE = re.compile(r"\bwould(?:'ve|\s+have)?\b|'d\s+(?:be|get|have)\b", re.IGNORECASE)
+_WOULD_RE = re.compile(
+    r"\bwould(?:'ve|\s+have)?\b|'d\s+(?:be|get|have|say|guess|go\s+with|bet|pick)\b", re.IGNORECASE
+)  # (`If I had to bet, I'd say \\boxed{24}`: a counterfactual choice)
 _TURN_RE = re.compile(r"\b(?:but|however|actually|in\s+fact|so|therefore|thus|hence)\b", re.IGNORECASE)
 # what ends the supposition and opens its consequent: a comma, `then`, a colon, `we get`, `this gives`
 # the same in other languages (CJK openers have no word boundary after them)
@@ -82,7 +88,7 @@ def _sentence_opening(text: str, pos: int) -> int:
 # example: \\boxed{42}.`, `in the form \`Final Answer: $\\boxed{17}$\`` (replace 17 with your answer)`): a template
 _FORMAT_EXAMPLE_RE = re.compile(
     r"(?:\b(?:put|write|give|present|enclose|format|state|wrap)\w*\b[^.\n]{0,60}?\b(?:answer|result)s?\b[^.\n]{0,40}?"
-    r"\b(?:in|within|as|like|using)\b|\bin\s+the\s+(?:form|format)\b|\b(?:answer\s+)?format\s*:"
+    r"\b(?:in|within|as|like|using)\b|\bin\s+the\s+(?:form|format)\b|\b(?:answer\s+)?format\b[^:.\n]{0,30}:"
     r"|\b(?:for\s+example|e\.\s?g\.|example(?:\s+(?:output|answer|format))?)\s*:)[^.\n]*$",
     re.IGNORECASE,
 )

@@ -64,6 +64,16 @@ def _restated_value(after: str) -> tuple[str, str] | None:
     return found
 
 
+# an edit that says it changes no value (`formatting only`, `the numbers are unchanged`, `edited for clarity`)
+_UNCHANGED_RE = re.compile(
+    r"\b(?:formatting|typesetting|rendering|wording|spelling|grammar|layout|markdown|latex)\s+(?:only|fix(?:es|ed)?)\b"
+    r"|\bonly\s+(?:the\s+)?(?:formatting|typesetting|rendering|wording|layout)\b"
+    r"|\b(?:numbers?|values?|answer|result)s?\s+(?:is\s+|are\s+)?(?:unchanged|the\s+same|not\s+changed)\b"
+    r"|\bno\s+change\s+to\s+the\s+(?:answer|result|value|numbers?)\b|\bedited\s+for\s+(?:clarity|formatting|typos?)\b",
+    re.IGNORECASE,
+)
+
+
 def _revised_value(after: str) -> str | None:
     """The value a correction states after an answer ("... \\boxed{3}. Hmm, actually it's four."): the last
     number or number word after a revision word ("wait", "actually", "no,", ...), or None."""
@@ -71,6 +81,10 @@ def _revised_value(after: str) -> str | None:
     if revision is None:
         return None
     rest = _BOILERPLATE_RE.sub(" ", after)[revision.end() :]
+    if _UNCHANGED_RE.search(rest[: rest.find("\n") if "\n" in rest else len(rest)]):
+        return (
+            None  # `EDIT: formatting only — fixed the LaTeX in the line with 3·4 (it was rendering as 34).`
+        )
     found = [  # (`I meant 11/26, not 11/62`: a value denied is not the one meant)
         (m.start(), m.group().strip().rstrip(","))
         for m in _NUMBER_RE.finditer(rest)

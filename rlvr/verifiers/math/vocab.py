@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import re
+
 
 def _words(text: str) -> frozenset[str]:
     """The set of the space-separated words of `text` (a compact way to write a word list)."""
@@ -218,6 +221,12 @@ FOREIGN_SCALES = {
     "tysięcy": 1000, "tysiące": 1000, "tysiąc": 1000, "tusen": 1000, "tuhatta": 1000, "ezer": 1000, "nghìn": 1000,
     "ngàn": 1000, "triệu": 10**6, "tỷ": 10**9, "milliard": 10**9, "milliards": 10**9, "milliarden": 10**9,
     "miliardi": 10**9, "miliardo": 10**9, "milyar": 10**9, "miliar": 10**9, "mil millones": 10**9,
+    # cs sk sv no da fi hu pl; es `billón` is the long scale's 10^12; `grand` is a thousand (`5 grand`)
+    "tisíc": 1000, "tisíce": 1000, "tisícov": 1000, "tisíců": 1000, "milion": 10**6, "miliony": 10**6,
+    "milionů": 10**6, "milionov": 10**6, "milionów": 10**6, "miljon": 10**6, "miljoner": 10**6,
+    "millioner": 10**6, "miljoonaa": 10**6, "millió": 10**6, "miliarda": 10**9, "miliardy": 10**9,
+    "miliard": 10**9, "miliardów": 10**9, "miljard": 10**9, "miljarder": 10**9, "milliarder": 10**9,
+    "milliárd": 10**9, "billón": 10**12, "billones": 10**12, "grand": 1000,
 }  # fmt: skip
 #: Scale words of scripts written without spaces, read glued to what follows (`3.5 亿元`, `12万`, `3만 원`); `千` and `천`
 #: are not among them: `12千円` is no way to write 12,000 (the numerals test keeps it wrong).
@@ -228,18 +237,44 @@ GLUED_SCALES = {
 #: Every scale word after a number as one regex fragment (group-free): a spaced word, whole and longest first
 #: (`mil millones` before `mil`), with an optional plural `s`, or a glued one (`3.5 亿元`).
 SCALE_PATTERN = (
-    r"(?:(?:" + "|".join(sorted([*SCALES, *FOREIGN_SCALES], key=len, reverse=True)) + r")s?(?![^\W\d_])"
+    # (`4 thousand-piece puzzles`: a scale word joined to a noun by a hyphen is an adjective, no scale)
+    r"(?:(?:"
+    + "|".join(sorted([*SCALES, *FOREIGN_SCALES], key=len, reverse=True))
+    + r")s?(?![^\W\d_]|-[^\W\d_])"
     r"|(?:" + "|".join(GLUED_SCALES) + r"))"
 )
 
 
+#: A number before one scale word or several (`2,4 nghìn tỷ` is 2.4 thousand billion, `2{,}4 milliards`): a decimal
+#: comma is read as one unless three digits follow it (`2,400 million` groups thousands).
+SCALED_NUMBER_PATTERN = r"(?:\d+(?:[.,]\d+|\{,\}\d+)?)"
+SCALES_PATTERN = SCALE_PATTERN + r"(?:[ \t]+" + SCALE_PATTERN + r")*"
+_ONE_SCALE_RE = re.compile(SCALE_PATTERN, re.IGNORECASE)
+#: Scale words written before their number (Swahili `elfu 5` is 5,000, `laki 3` is 300,000).
+SCALES_BEFORE = {"elfu": 1000, "laki": 10**5}
+SCALE_FIRST_RE = re.compile(
+    r"(?<![\d.,])(?<![\d.,][ \t])\b(" + "|".join(SCALES_BEFORE) + r")[ \t]+(\d+(?:[.,]\d+)?)(?![\w.,]*\d)",
+    re.IGNORECASE,
+)
+
+
 def scale_factor(word: str) -> int:
-    """The factor a scale word of `SCALE_PATTERN` stands for (`thousand`, `Millionen`, `亿`; a plural `s` dropped)."""
+    """The factor a scale word of `SCALE_PATTERN` stands for (`thousand`, `Millionen`, `亿`; a plural `s` dropped),
+    or of several in a row (`nghìn tỷ`: their product)."""
+    words = [m.group() for m in _ONE_SCALE_RE.finditer(word)]
+    if len(words) > 1:
+        return math.prod(scale_factor(w) for w in words)
     key = " ".join(word.lower().split())
     for table in (SCALES, FOREIGN_SCALES, GLUED_SCALES):
         if key in table:
             return table[key]
     return SCALES.get(key[:-1]) or FOREIGN_SCALES[key[:-1]]
+
+
+def scaled_decimal(digits: str) -> str:
+    """The number before a scale word as a plain decimal (`2,4` and `2{,}4` are 2.4; `2,400` is 2400)."""
+    digits = digits.replace("{,}", ",")
+    return digits.replace(",", "") if re.fullmatch(r"\d{1,3},\d{3}", digits) else digits.replace(",", ".")
 
 
 #: Other multiplying words that are not read as a factor (`5 score`, `5 gross`): they still change the value.

@@ -28,7 +28,7 @@ import functools
 import re
 from fractions import Fraction
 
-from rlvr.verifiers.math.languages import DISOWNING
+from rlvr.verifiers.math.languages import DISOWNING, NO_WORDS
 from rlvr.verifiers.math.polarity import ANSWER, CUE_WORDS, judges_wrong, other_language_wrong, wordset
 
 # any value: a box, a math span, a digit
@@ -70,11 +70,8 @@ _ALONE = (
     r"|\u4e0d\u5bf9|\u9519\u4e86|\u4e0d\u6b63\u786e|\u9519\u8bef|\u4e0d\u662f"
     r"|\u043d\u0435\u0432\u0435\u0440\u043d\u043e|\u043d\u0435\u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u043e"
     r"|(?:c'est\s+)?faux|falsch|(?:es\s+)?incorrecto|falso|(?:est\u00e1\s+)?errado|incorreto"
-    # `no` in the other languages answer lines are read in: tr vi id pl nl sv/da no uk el fi hu cs ro th sw bn fa
-    # he ar hi (a first clause of its own, as `No, it is 8.`)
-    r"|hay\u0131r|kh\u00f4ng|tidak|bukan|nie|nee|nej|nei|\u043d\u0456|\u03cc\u03c7\u03b9|ei|nem|ne|nu|\u0e44\u0e21\u0e48"
-    r"|hapana|\u09a8\u09be|\u0646\u0647|\u05dc\u05d0|\u0644\u0627|\u0928\u0939\u0940\u0902"
     r"|\u9055\u3046|\u9055\u3044\u307e\u3059|\u9593\u9055\u3044|\ud2c0\ub838\ub2e4|\ud2c0\ub838\uc5b4\uc694"
+    r"|" + "|".join(NO_WORDS)  # (`no` in the other languages: a first clause of its own, as `No, it is 8.`)
 )
 _ALONE_RE = re.compile(
     r"(?:" + _ALONE + r")(?:[\s,.!]+(?:" + _ALONE + r"))*[\s.!?)\]}*_\u3002\uff01]*$", re.IGNORECASE
@@ -339,11 +336,27 @@ def _withdrawing_opening(sentence: str) -> int | None:
     return None
 
 
-def revised_after_withdrawal(after: str) -> str | None:
+_DEPTH = 3  # (a revision withdrawn in turn is read a few levels deep: `Nope, 8. No, 9. No, ...` stays linear)
+
+
+def revised_after_withdrawal(after: str, depth: int = 0) -> str | None:
     """The value (the last number or formula, with no alternative beside it) stated in the sentence after an
     answer that opens with a withdrawal and goes on (`\\boxed{7}. Just kidding, it is 8.`, `Nope, it is 8.`,
-    `Wait, that's wrong, the answer is 7.`): the revised answer, or None."""
-    sentence = _FIRST_SENTENCE_RE.match(after[:400]).group(1)  # type: ignore[union-attr]
+    `Wait, that's wrong, the answer is 7.`): the revised answer, or None (also when what follows withdraws the
+    revision in turn: `Hmm, that's wrong: the base angles are 35°, so ... no, that's wrong.`)."""
+    first = _FIRST_SENTENCE_RE.match(after[:400])
+    value = _revision(first.group(1))  # type: ignore[union-attr]
+    if (
+        value is not None
+        and depth < _DEPTH
+        and withdrawal_end(after, first.end(), value, depth + 1) is not None
+    ):  # type: ignore[union-attr]
+        return None
+    return value
+
+
+def _revision(sentence: str) -> str | None:
+    """The value a sentence opened by a withdrawal revises to (see `revised_after_withdrawal`), or None."""
     end = _withdrawing_opening(sentence)
     if end is None:
         return None
@@ -422,7 +435,7 @@ _REFUTED_BY_BOUND_RE = re.compile(
 )
 
 
-def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None:
+def withdrawal_end(text: str, pos: int, answer: str | None = None, depth: int = 0) -> int | None:
     """Where the sentence after `pos` that withdraws what was stated ends (the scan stops at the first value
     other than a restatement of `answer`), the reply's end when it ends on a revision it announced (`Let me
     reconsider.`), or None."""
@@ -444,9 +457,13 @@ def withdrawal_end(text: str, pos: int, answer: str | None = None) -> int | None
             # a new statement: what follows it judges that one; but one opened by a withdrawal must revise to
             # one value (`Nope, it is 8.`), else it withdrew the answer and offered none (`Nope, 8 or 9.`,
             # `This contradicts $n > 10$.`: the value is what the judgement names, no revision)
-            if _withdrawing_opening(sentence) is None or revised_after_withdrawal(sentence) is not None:
+            if _withdrawing_opening(sentence) is None:
                 return None
-            return m.end()
+            revised = _revision(sentence)
+            if revised is None:
+                return m.end()
+            # a revision withdrawn in turn leaves nothing (`that's wrong: it is 35, so... no, that's wrong.`)
+            return withdrawal_end(text, m.end(), revised, depth + 1) if depth < _DEPTH else None
         kind = withdrawal_kind(sentence)
         if kind == "judged" or (kind == "alone" and query is not False):
             return m.end()  # (a bare `No` after another question answers that question)
