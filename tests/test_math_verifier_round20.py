@@ -116,6 +116,10 @@ _COMMITTED = [
     (_ANGLE + "| | |\n|---|---|\n| **Final answer** | $110^\\circ$ |", "110^\\circ"),
     (_AREA + "Audit: ✅ passed", "84"),
     (_AREA + "Check: $x = 3$ fails, $x = 5$ works.", "84"),  # a sentence, not a verdict on the answer
+    (
+        "So $x = -3$ or $x = 5$.\n\n$\\boxed{5}$\n\nCheck x = -3: ✗ (extraneous)\nCheck x = 5: ✓",
+        "5",
+    ),  # a candidate
     (_AREA + "```yaml\nstatus: verified\nlog:\n" + _LOG + "\n```", "84"),
     (_ANGLE + "Hmm, that's right: the base angles are 35°.", "110^\\circ"),
     ("$$\\boxed{x = 5}$$\n\n**Check** ($x = 5$):\n- left: $3$\n- right: $3$\nThese agree.", "5"),

@@ -142,7 +142,10 @@ def card_rejects(text: str, answer_end: int) -> bool:
     """Whether a card after the answer (which ends at `answer_end`) has a status field that rejects it; one line
     alone is such a card (`Audit: ❌ failed — ...`, `校验结果：失败`)."""
     fields = [f for _, window in _windows(text, answer_end) for f in _fields(window)]
-    return any(_STATUS_KEY_RE.search(k) and _rejects(v) for k, v, _, _, _ in fields)
+    # (a key that names a value checks that candidate, not the answer: `Check x = -3: ✗ (extraneous)`)
+    return any(
+        _STATUS_KEY_RE.search(k) and not re.search(r"\d", k) and _rejects(v) for k, v, _, _, _ in fields
+    )
 
 
 # a value a row states: a number, `a/b`, or a LaTeX fraction (`\\tfrac{13}{51}`), with a degree or percent sign
