@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.answer_words import QUALIFIERS_AFTER_BOX, QUALIFIERS_BEFORE_BOX
-from rlvr.verifiers.math.assertion import revised_after_withdrawal
+from rlvr.verifiers.math.assertion import revised_after_withdrawal, withdrawal_end
 from rlvr.verifiers.math.atoms import _MATH_SPAN_RE, _PLAIN_NUMBER_RE, Extraction
 from rlvr.verifiers.math.boxes import (
     _unbox,
@@ -121,6 +121,9 @@ def _summary_disagrees(rest: str, box: str) -> bool:
     return False
 
 
+_SENTENCE_STOP_RE = re.compile(r"[.!?](?=\s|$)|\n")
+
+
 def _after_last_box(text: str) -> Extraction | None:
     """What a reply says after its last box, if it changes the answer (the last commitment wins): a "final
     answer is ..." phrase; after a box holding one number, a concluding sentence with one other number
@@ -144,6 +147,12 @@ def _after_last_box(text: str) -> Extraction | None:
         )
         if later is not None and same_value(later, box):
             later = None
+        # (the sentences after the revision's own judge it)
+        at = rest.rfind(later) if later is not None else -1
+        stop = _SENTENCE_STOP_RE.search(rest, at + len(later)) if later is not None and at >= 0 else None
+        if stop is not None and withdrawal_end(rest, stop.end(), later) is not None:
+            # `\\boxed{14}. Hmm, actually it's 15. No wait, that's wrong too.`: the revision is withdrawn in turn
+            return Extraction("", "withdrawn")
     value = _ASSIGNED_RE.sub("", box)  # (`\\boxed{x = 2}` checked as `x = 2`)
     formula = _revised_formula(rest) if box and not _PLAIN_NUMBER_RE.match(value) else None
     if formula is not None and formula.replace(" ", "") != box.replace(" ", ""):

@@ -58,7 +58,7 @@ _ANSWER_KEY_RE = re.compile(
 _STATUS_KEY_RE = re.compile(
     r"\b(?:status|verified|verdict|valid|validated|check(?:ed)?|self[- ]?(?:check|review|assessment|evaluation)"
     r"|correct|is\s+correct|confirmed|review|verification|consistent|passed|ok|audit|sanity|outcome|assessment"
-    r"|approved|evaluation|grade|estado|statut|statu|durum|stav|stan|tr\u1ea1ng\s+th\u00e1i|\u0441\u0442\u0430\u0442\u0443\u0441"
+    r"|approved|evaluation|grade|estado|statut|statu|durum|stav|stan|tila|\u00e1llapot|tarkistuksen|tr\u1ea1ng\s+th\u00e1i|\u0441\u0442\u0430\u0442\u0443\u0441"
     r"|" + "|".join(CHECK_LABELS) + r")\b"
     r"|\u6821\u9a8c|\u6838\u5bf9|\u72b6\u6001|\u72b6\u614b|\u7d50\u679c|\u7ed3\u679c|"
     + "|".join(CHECK_LABELS_GLUED),
@@ -69,7 +69,9 @@ _REJECTING_RE = re.compile(
     r"|withdrawn|refuted|disproved|not\s+(?:verified|valid|correct|passed|ok|approved)|does\s+not\s+hold"
     r"|doesn't\s+hold|\u043d\u0435\s+\u043f\u0440\u043e\u0439\u0434\u0435\u043d\w*|fallid[oa]|[ée]chou[ée]e?"
     r"|fehlgeschlagen|nicht\s+bestanden|reprovad[oa]|nieudan\w*|ba\u015far\u0131s\u0131z)\b"
-    r"|\u5931\u8d25|\u5931\u6557|\u4e0d\u901a\u8fc7|\u4e0d\u5408\u683c|[" + FAILURE_MARKS + "]",
+    r"|\bsikertelen\b|\bhyl\u00e4tty\b|\bep\u00e4onnistui\b|\u5931\u8d25|\u5931\u6557|\u4e0d\u901a\u8fc7|\u4e0d\u5408\u683c|["
+    + FAILURE_MARKS
+    + "]",
     re.IGNORECASE,
 )
 

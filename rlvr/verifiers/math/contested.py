@@ -189,7 +189,7 @@ def _roman(text: str, answered: int) -> list[tuple[int, int, str]]:
     """(start, end, value) of a restatement in Roman numerals after the answer (see above)."""
     m = _ROMAN_RE.search(text, answered) if answered >= 0 and "oman" in text[answered:] else None
     numerals = list(_NUMERAL_RE.finditer(m.group(1))) if m is not None else []
-    if not numerals:
+    if m is None or not numerals:
         return []
     digits = [_ROMAN_DIGITS[c] for c in numerals[-1].group()]
     value = sum(-d if d < e else d for d, e in zip(digits, [*digits[1:], 0], strict=True))
@@ -200,7 +200,7 @@ def _footnoted(text: str, answered: int) -> list[tuple[int, int, str]]:
     """(start, end, value) of the value a footnote attached to the answer arrives at (see above), if any."""
     note = _FOOTNOTE_RE.match(text, answered) if answered >= 0 and "footnote" in text else None
     found = list(_ARRIVES_RE.finditer(note.group(1))) if note is not None else []
-    if not found:
+    if note is None or not found:
         return []
     last = found[-1]
     group = 1 if last.group(1) is not None else 2

@@ -28,7 +28,7 @@ WRONG_WORDS_SPACED = (
     "mearachd", "fazi", "okerra", "oker", "ez\\s+da\\s+zuzena", "akatsa", "incorrecte", "erroni", "equivocat",
     "erróneo", "errónea", "equivocad[oa]", "incorect[ăa]?", "rangt", "vitlaus\\w*", "röng", "verkeerd", "sbagliat[oaie]",
     "errat[oaie]", "erroné", "erronée", "fehlerhaft", "helytelen", "téves", "nesprávn[eéáý]", "niepoprawn\\w*",
-    "felaktig", "feilaktig", "inkorrekt", "galt", "gabim\\w*", "pasaktë", "żbaljat[aie]?", "ħażin", "żball",
+    "felaktig", "feilaktig", "inkorrekt", "galt", "gabim\\w*", "gabuar", "nagkamali", "pasaktë", "żbaljat[aie]?", "ħażin", "żball",
     "malĝust[aeo]", "eraro",
     # Indic and Iranian not yet read, Semitic, Ethiopic: ur pa gu mr ta te kn ml si ne fa ar he am
     "غلط", "نادرست", "ਗਲਤ", "ਗ਼ਲਤ", "ખોટ\\w*", "ભૂલ", "चूक", "चुकीच\\w*", "त्रुटि", "தவறு", "తప్పు", "ತಪ್ಪು",
@@ -98,7 +98,7 @@ RETRACT_WORDS_GLUED = ("취소", "철회", "取り消", "撤回", "作废", "作
 NO_WORDS = (
     "nē", "ne", "не", "ні", "nie", "nem", "ei", "nu", "hayır", "όχι", "לא", "لا", "نه", "नहीं", "না", "இல்லை",
     "కాదు", "ಇಲ್ಲ", "ഇല്ല", "නැහැ", "නෑ", "ไม่", "không", "tidak", "bukan", "hapana", "rárá", "არა", "ոչ", "nee",
-    "nej", "nei",
+    "nej", "nei", "jo",
 )  # fmt: skip
 
 #: `maybe`, `perhaps` and `or maybe` in the languages `phrase_words.FOREIGN_HEDGES` does not hold: a clause with
@@ -134,6 +134,8 @@ SUPPOSE_WORDS_SPACED = (
     "فرض\\s+کن", "נניח", "ας\\s+υποθέσουμε", "υποθέτουμε", "припустимо", "припустім", "pretpostavimo",
     "претпоставимо", "recimo", "denimo", "předpokládejme", "predpokladajme", "tarkime", "pieņemsim", "oletame",
     "tegyük\\s+fel", "suposem", "demagun", "diyelim\\s+ki", "farz\\s+edelim", "thử\\s+đoán", "ansatz",
+    # a bet (`Je parierais sur 31`): fr es it pt de
+    "je\\s+parierais", "apostar[íi]a", "scommetterei", "ich\\s+w[üu]rde\\s+(?:auf|wetten)",
 )  # fmt: skip
 SUPPOSE_WORDS_GLUED = ("สมมติ", "สมมุติ", "가정하면", "가정하자", "만약", "假定", "と仮定")
 

@@ -33,7 +33,8 @@ from rlvr.verifiers.math.boxes import _brace_pairs, outer_boxes
 
 # (a struck-out part never crosses a blank line: `~~` or `<s>` left open strikes out no paragraph after it)
 _STRUCK_RE = re.compile(
-    r"~~(?=\S)(?:(?!\n\s*\n).)+?~~|<(s|del|strike)\b[^>]*>(?:(?!\n\s*\n).)*?</\1\s*>",
+    r"~~(?=\S)(?:(?!\n\s*\n).)+?~~|<(s|del|strike)\b[^>]*>(?:(?!\n\s*\n).)*?</\1\s*>"
+    r"|\[(s|strike|del)\](?:(?!\n\s*\n).)*?\[/\2\]",  # (BBCode's `[s]30[/s]`)
     re.S | re.IGNORECASE,
 )
 
@@ -145,7 +146,7 @@ def struck_out(text: str) -> str:
         text = _OVERLAID_RE.sub(" ", text)
     if "~" in text:
         text = _TILDE_STRUCK_RE.sub(" ", text)
-    if "~~" not in text and "<" not in text:
+    if "~~" not in text and "<" not in text and "[/" not in text:
         return text
     lead = len(text) - len(text.lstrip())
 

@@ -30,6 +30,8 @@ _OPEN_RE = re.compile(
     # (the problem called ambiguous in another language: de fr it es pt pl ru uk tr nl da/no sv, zh ja ko)
     r"|(?<![^\W\d_])(?:mehrdeutig|zweideutig|nicht\s+eindeutig|ambigu[eë]s?|ambigu[oa]|amb[íi]gu[oa]|niejednoznaczn\w*"
     r"|dwuznaczn\w*|неоднозначн\w*|двусмысленн\w*|belirsiz|dubbelzinnig|meerduidig|flertydig|tvetydig)(?![^\W\d_])"
+    # (`niet duidelijk welke ...`, `Nie jestem pewien, czy ...`: nl pl)
+    r"|\bniet\s+duidelijk\b|\bnie\s+jestem\s+pewn[ya]\b|\bnie\s+wiadomo\b"
     r"|题意不明|有歧义|存在歧义|歧義|曖昧|모호",
     re.IGNORECASE,
 )

@@ -37,7 +37,7 @@ _HYPOTHETICAL_RE = re.compile(
     r"(?:hypothetically|theoretically|in\s+theory|for\s+the\s+sake\s+of\s+(?:argument|contradiction)"
     r"|(?:just\s+)?as\s+a\s+(?:guess|placeholder|hypothesis)"
     # (`Placeholder until the count is done: \\boxed{0}`, `Conjecture (unproven): the count is \\boxed{24}`)
-    r"|placeholder|(?:unproven\s+)?conjecture|unverified\s+guess"
+    r"|placeholder|(?:unproven\s+)?conjecture|unverified\s+guess|todo|tbd"
     # `Angenommen, ...`, `Supposons que ...`, `Предположим, что ...`: a comma does not end these
     # (`Nehmen wir einmal an, das Ergebnis wäre 12`: a particle may stand inside the German opener)
     r"|angenommen|nehmen\s+wir\s+(?:(?:einmal|mal|doch|nun|jetzt|kurz)\s+){0,2}an|gesetzt\s+den\s+fall"
@@ -71,6 +71,12 @@ _SUPPOSITION_OTHER_RE = re.compile(
     r"|" + SUPPOSE,  # (the openers of `languages.py`)
     re.IGNORECASE,
 )
+# a consequent in the conditional mood (en it de fr es pt pl ru): what follows a supposition, supposed too
+_CONDITIONAL_MOOD_RE = re.compile(
+    r"\bwould\b|(?<=\w)'d\b|\b(?:avrebbe(?:ro)?|sarebbe(?:ro)?|w\u00fcrden?|w\u00e4ren?|h\u00e4tten?|serai(?:en)?t"
+    r"|aurai(?:en)?t|ser\u00edan?|habr\u00edan?|seriam?|teriam?|by\u0142oby|\u0431\u044b\u043b[\u0430\u043e\u0438]?\s+\u0431\u044b)\b",
+    re.IGNORECASE,
+)
 _CONSEQUENT_RE = re.compile(
     r"[,;:\uff0c\uff1b\uff1a\u3001]|\u90a3\u4e48|\u5219|\bthen\b|\b(?:we|you|i)\s+(?:get|have|obtain|find|see)\b|\b(?:this|that|it)\s+(?:gives|yields)\b",
     re.IGNORECASE,
@@ -89,7 +95,9 @@ def _sentence_opening(text: str, pos: int) -> int:
 _FORMAT_EXAMPLE_RE = re.compile(
     r"(?:\b(?:put|write|give|present|enclose|format|state|wrap)\w*\b[^.\n]{0,60}?\b(?:answer|result)s?\b[^.\n]{0,40}?"
     r"\b(?:in|within|as|like|using)\b|\bin\s+the\s+(?:form|format)\b|\b(?:answer\s+)?format\b[^:.\n]{0,30}:"
-    r"|\b(?:for\s+example|e\.\s?g\.|example(?:\s+(?:output|answer|format))?)\s*:)[^.\n]*$",
+    r"|\b(?:for\s+example|e\.\s?g\.|example(?:\s+(?:output|answer|format))?)\s*:"
+    # (zh ja: `按要求的格式：答案写成 \\boxed{5} 这样的形式`, `例如`, `形式で`)
+    r"|\u683c\u5f0f|\u4f8b\u5982|\u5f62\u5f0f)[^.\n\u3002]*$",
     re.IGNORECASE,
 )
 
@@ -100,7 +108,11 @@ def format_example(text: str, start: int) -> bool:
     if _FORMAT_EXAMPLE_RE.search(lead) is None:
         return False
     return "\\boxed{}" in text[max(0, start - 400) : start] or bool(
-        re.search(r"\b(?:format|form|instruction|prompt|template|example)\b", lead, re.IGNORECASE)
+        re.search(
+            r"\b(?:format|form|instruction|prompt|template|example)\b|\u683c\u5f0f|\u4f8b\u5982",
+            lead,
+            re.IGNORECASE,
+        )
     )
 
 
@@ -167,5 +179,7 @@ def _supposed(pre: str) -> bool:
     opener = _SUPPOSITION_RE.match(pre) or _SUPPOSITION_OTHER_RE.match(pre)
     if opener is not None and not _CONSEQUENT_RE.search(pre, opener.end()):
         return True
+    if opener is not None and _CONDITIONAL_MOOD_RE.search(pre, opener.end()):
+        return True  # `Supponiamo che sia 12: con 12 gettoni i 5 bambini ne avrebbero 60.`: what would follow
     adverb = _HYPOTHETICAL_RE.match(pre)
     return adverb is not None and not _TURN_RE.search(pre, adverb.end())

@@ -206,6 +206,7 @@ SCALES = {
     "million": 10**6,
     "billion": 10**9,
     "trillion": 10**12,
+    "quadrillion": 10**15,
     "dozen": 12,
 }
 #: The same scale words in other languages, after a number (`۶۵ هزار تومان` is 65,000 toman, `3 Millionen`, `12 mil`):
@@ -227,6 +228,8 @@ FOREIGN_SCALES = {
     "millioner": 10**6, "miljoonaa": 10**6, "millió": 10**6, "miliarda": 10**9, "miliardy": 10**9,
     "miliard": 10**9, "miliardów": 10**9, "miljard": 10**9, "miljarder": 10**9, "milliarder": 10**9,
     "milliárd": 10**9, "billón": 10**12, "billones": 10**12, "grand": 1000,
+    # abbreviations: pl `tys.` `mln` `mld`, de `Mio.` `Mrd.`, ru `тыс.` `млн` `млрд`
+    "tys": 1000, "mln": 10**6, "mld": 10**9, "mio": 10**6, "mrd": 10**9, "тыс": 1000, "млн": 10**6, "млрд": 10**9,
 }  # fmt: skip
 #: Scale words of scripts written without spaces, read glued to what follows (`3.5 亿元`, `12万`, `3만 원`); `千` and `천`
 #: are not among them: `12千円` is no way to write 12,000 (the numerals test keeps it wrong).
@@ -251,7 +254,7 @@ SCALED_NUMBER_PATTERN = r"(?:\d+(?:[.,]\d+|\{,\}\d+)?)"
 SCALES_PATTERN = SCALE_PATTERN + r"(?:[ \t]+" + SCALE_PATTERN + r")*"
 _ONE_SCALE_RE = re.compile(SCALE_PATTERN, re.IGNORECASE)
 #: Scale words written before their number (Swahili `elfu 5` is 5,000, `laki 3` is 300,000).
-SCALES_BEFORE = {"elfu": 1000, "laki": 10**5}
+SCALES_BEFORE = {"elfu": 1000, "laki": 10**5, "milioni": 10**6, "bilioni": 10**9}
 SCALE_FIRST_RE = re.compile(
     r"(?<![\d.,])(?<![\d.,][ \t])\b(" + "|".join(SCALES_BEFORE) + r")[ \t]+(\d+(?:[.,]\d+)?)(?![\w.,]*\d)",
     re.IGNORECASE,

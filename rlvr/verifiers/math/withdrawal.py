@@ -42,7 +42,7 @@ _INTERJECTIONS = (
     # `wait` in more languages: tr vi id/ms pl nl sv/da/no uk el fi hu cs ro sw hi th bn he ar fa
     r"|bekle|khoan|ch\u1edd\s+\u0111\u00e3|\u0111\u1ee3i\s+\u0111\u00e3|tunggu|sebentar|chwila|czekaj|zaraz|wacht"
     r"|v\u00e4nta|vent|\u0437\u0430\u0447\u0435\u043a\u0430\u0439(?:\u0442\u0435)?|\u03c0\u03b5\u03c1\u03af\u03bc\u03b5\u03bd\u03b5|hetkinen|odota"
-    r"|teka|v\u00e1rj(?:unk)?|po\u010dkat|po\u010dkej|stai|a\u0219teapt\u0103|subiri|ngoja|\u0930\u0941\u0915\u094b|\u0930\u0941\u0915\u093f\u090f"
+    r"|teka|arhoswch|arhosa|prit|\u0445\u04af\u043b\u044d\u044d\u0433\u044d\u044d\u0440\u044d\u0439|v\u00e1rj(?:unk)?|po\u010dkat|po\u010dkej|stai|a\u0219teapt\u0103|subiri|ngoja|\u0930\u0941\u0915\u094b|\u0930\u0941\u0915\u093f\u090f"
     r"|\u0e40\u0e14\u0e35\u0e4b\u0e22\u0e27(?:\u0e01\u0e48\u0e2d\u0e19)?|\u09a6\u09be\u0981(?:\u09a1\u09bc|\u09dc)\u09be(?:\u0993|\u09a8)|\u05e8\u05d2\u05e2|\u0627\u0646\u062a\u0638\u0631|\u0644\u062d\u0638\u0629"
     r"|\u0635\u0628\u0631\s+\u06a9\u0646(?:\u06cc\u062f)?"
     r"|\u7b49\u7b49|\u7b49\u4e00\u4e0b|\u55ef|\u54e6|\u5509|\u5f85\u3063\u3066|\u3044\u3084|\u3042\u308c"  # 等等 等一下 嗯 哦 唉 待って いや あれ
@@ -345,12 +345,13 @@ def revised_after_withdrawal(after: str, depth: int = 0) -> str | None:
     `Wait, that's wrong, the answer is 7.`): the revised answer, or None (also when what follows withdraws the
     revision in turn: `Hmm, that's wrong: the base angles are 35°, so ... no, that's wrong.`)."""
     first = _FIRST_SENTENCE_RE.match(after[:400])
-    value = _revision(first.group(1))  # type: ignore[union-attr]
+    assert first is not None  # (the pattern matches any text, the empty one too)
+    value = _revision(first.group(1))
     if (
         value is not None
         and depth < _DEPTH
         and withdrawal_end(after, first.end(), value, depth + 1) is not None
-    ):  # type: ignore[union-attr]
+    ):
         return None
     return value
 
