@@ -40,6 +40,13 @@ _NOT_COMMITTED = [
     ("So $\\boxed{14}$.\n\nHmm, actually it's 15. No wait, that's wrong too.", "15"),
     ("So $\\boxed{14}$.\n\nHmm, actually it's 15. No wait, that's wrong too.", "14"),
     ("After the coupon: $30 - 5 = 25$.\n\nThe final price is [s]$30[/s] $25.", "30"),
+    # cards: tab-separated, a table of statuses whose answer row fails, a row keyed by the answer's symbol
+    ("The frame's area is $80 - 48 = \\boxed{32}$.\n\nanswer\t48\nunits\tsquare units", "32"),
+    (_BOX + "| Step | Status |\n|---|---|\n| Algebra | ✔ |\n| Final answer | ✘ fails the condition |", "30"),
+    (
+        "So $A_{\\text{frame}} = \\boxed{32}$.\n\n| Quantity | Value |\n|---|---|\n| $A_{\\text{frame}}$ | 48 |",
+        "32",
+    ),
 ]
 
 
@@ -63,6 +70,12 @@ _COMMITTED = [
         "21",
     ),
     ("After the coupon: $30 - 5 = 25$.\n\nThe final price is [s]$30[/s] $25.", "25"),
+    ("The frame's area is $80 - 48 = \\boxed{32}$.\n\nanswer\t32\nunits\tsquare units", "32"),
+    (_BOX + "| Step | Status |\n|---|---|\n| Algebra | ✔ |\n| Final answer | ✔ |", "30"),
+    (
+        "So $A_{\\text{frame}} = \\boxed{32}$.\n\n| Quantity | Value |\n|---|---|\n| $A_{\\text{frame}}$ | 32 |",
+        "32",
+    ),
 ]
 
 

@@ -79,6 +79,7 @@ _REJECTING_RE = re.compile(
 def _cells(line: str) -> list[str]:
     """The cells of a table row in any syntax, markup dropped (`<tr><td><b>Answer</b></td>...` -> [Answer, ...])."""
     split = _CELL_BREAK_RE.sub("|", line) if "|" not in line else line
+    split = split.replace("\t", "|")  # (a tab-separated card: `answer\t48`)
     return [c for c in (_unmarked(cell) for cell in split.split("|")) if c]
 
 
@@ -99,13 +100,13 @@ def _fields(tail: str) -> list[tuple[str, str, int, int, bool]]:
         found.append(
             (_key(m.group("k")), m.group("v").strip().strip('"').strip(), m.start("v"), m.end("v"), False)
         )
-    tabled = "|" in tail or "<" in tail or "&" in tail
+    tabled = "|" in tail or "<" in tail or "&" in tail or "\t" in tail
     # (an HTML row or definition ends a field: `<dt>Total</dt><dd>8</dd><dt>Answer</dt><dd>42</dd>` holds two)
     for line in re.finditer(
         r"[^\n]*?</(?:tr|dd)>|[^\n]+", tail
     ):  # (a window is bounded: a long log is read at its two ends)
         text = line.group()
-        cells = _cells(text) if tabled and ("|" in text or "<" in text or "&" in text) else []
+        cells = _cells(text) if tabled and any(c in text for c in "|<&\t") else []
         if len(cells) >= 2:
             at = text.rfind(cells[1])
             start = line.start() + (at if at >= 0 else 0)
@@ -144,9 +145,13 @@ def card_rejects(text: str, answer_end: int) -> bool:
     """Whether a card after the answer (which ends at `answer_end`) has a status field that rejects it; one line
     alone is such a card (`Audit: ❌ failed — ...`, `校验结果：失败`)."""
     fields = [f for _, window in _windows(text, answer_end) for f in _fields(window)]
-    # (a key that names a value checks that candidate, not the answer: `Check x = -3: ✗ (extraneous)`)
+    # (a key that names a value checks that candidate, not the answer: `Check x = -3: ✗ (extraneous)`; the answer's
+    # row in a table of statuses judges it: `| Step | Status |` ... `| Final answer | ✘ fails |`)
     return any(
-        _STATUS_KEY_RE.search(k) and not re.search(r"\d", k) and _rejects(v) for k, v, _, _, _ in fields
+        (_STATUS_KEY_RE.search(k) or (table and _ANSWER_KEY_RE.fullmatch(k)))
+        and not re.search(r"\d", k)
+        and _rejects(v)
+        for k, v, _, _, table in fields
     )
 
 
@@ -185,8 +190,10 @@ def _named_answer(before: str, key: str, answer: str, same: Callable[[str, str],
     """Whether the text before the answer named it by `key` (`So the probability is $\\frac{8}{15}$.`)."""
     if not 3 <= len(key) <= 40:
         return False
-    for m in re.finditer(r"\b" + re.escape(key) + r"\s*(?:is|=|:|equals)\s*", before, re.IGNORECASE):
-        stated = re.match(r"[$*\s]*(-?\\[dt]?frac\{\d+\}\{\d+\}|-?\d+(?:\.\d+)?(?:/\d+)?)", before[m.end() :])
+    for m in re.finditer(r"(?<!\w)" + re.escape(key) + r"\s*(?:is|=|:|equals)\s*", before):
+        stated = re.match(
+            r"[*\s]*(?:\\boxed\{)?(-?\\[dt]?frac\{\d+\}\{\d+\}|-?\d+(?:\.\d+)?(?:/\d+)?)", before[m.end() :]
+        )
         if stated is not None and same(stated.group(1), answer):
             return True
     return False
@@ -197,7 +204,10 @@ def card_answers(
 ) -> list[tuple[int, int, str]]:
     """(start, end, value) of the fields after the answer that state another answer (`| Final answer | 1/2 |`, or a
     row keyed by the name the reply gave `answer` by); a value equal to `answer` or a rounding of it is left out."""
-    before = text[max(0, answer_end - _REACH) : answer_end]
+    # (the text before is read as keys are, so a key in LaTeX matches its formula: `$A_{\\text{frame}} = \\boxed{32}$`)
+    before = " ".join(
+        _unmarked(text[max(0, answer_end - _REACH) : answer_end]).lower().replace("_", " ").split()
+    )
     out = []
     for offset, window in _windows(text, answer_end):
         for key, value, a, b, table in _fields(window):

@@ -274,7 +274,7 @@ def contested(text: str) -> bool:
     carded = (
         card_answers(text, answered, stated[0] if stated else None, _same)
         if answered >= 0
-        and any(text.find(mark, answered) >= 0 for mark in ("|", "final", "<", "&", ":", "\uff1a"))
+        and any(text.find(mark, answered) >= 0 for mark in ("|", "final", "<", "&", ":", "\uff1a", "\t"))
         else []
     )
     values = sorted(
@@ -290,7 +290,9 @@ def contested(text: str) -> bool:
     if len(values) < 2:
         return False
     last_start, last_end, last = values[-1]
-    final = _committed(text, last_start, last_end)
+    final = (
+        _committed(text, last_start, last_end) and values[-1] not in carded
+    )  # (a card row restates, never revises)
     checks = _STANDING_CHECKS
     for (start, end, value), (next_start, _, _) in zip(reversed(values[:-1]), reversed(values[1:])):
         if revised_between(text, end, next_start):

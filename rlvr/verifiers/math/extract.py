@@ -182,14 +182,24 @@ _OFFER_RE = re.compile(
 )
 
 
+_REVISING_RE = re.compile(
+    r"\b(?:actually|rather\s+than|instead|wrong|mistake|should\s+(?:be|read)|correct\s+answer)\b",
+    re.IGNORECASE,
+)
+
+
 def _closing_remarks_dropped(tail: str) -> str:
     """A reply's end without what closes it after the answer: end-of-proof marks and a last remark section
     (`Remark:`, `Note:`) that follows a value; they comment on the answer, they do not give it."""
     tail = _QED_RE.sub(" ", tail)
-    offer = _OFFER_RE.search(
-        tail
-    )  # `Let me know if you'd like the x-intercept (which is $\\frac{27}{4}$) too!`
-    if offer is not None and _NUMBER_RE.search(tail[: offer.start()]):
+    # (`Let me know if you'd like the x-intercept (which is $\\frac{27}{4}$) too!`; but an offer that revises is read:
+    # `I'd be happy to explain why it's actually 32 rather than the 48 I boxed.`)
+    offer = _OFFER_RE.search(tail)
+    if (
+        offer is not None
+        and _NUMBER_RE.search(tail[: offer.start()])
+        and not _REVISING_RE.search(tail, offer.start())
+    ):
         tail = tail[: offer.start()]
     sections = list(_SECTION_RE.finditer(tail))
     if not sections or not _NUMBER_RE.search(tail[: sections[-1].start()]):
