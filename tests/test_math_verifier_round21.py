@@ -40,6 +40,9 @@ _NOT_COMMITTED = [
     ("So $\\boxed{14}$.\n\nHmm, actually it's 15. No wait, that's wrong too.", "15"),
     ("So $\\boxed{14}$.\n\nHmm, actually it's 15. No wait, that's wrong too.", "14"),
     ("After the coupon: $30 - 5 = 25$.\n\nThe final price is [s]$30[/s] $25.", "30"),
+    # a postscript or a one-line note that revises the box is no remark
+    (_BOX + "P.S. Ignore the box — I mistyped; it should be $32$.", "30"),
+    (_BOX + "Note: box should read 32 (I boxed the wrong area).", "30"),
     # cards: tab-separated, a table of statuses whose answer row fails, a row keyed by the answer's symbol
     ("The frame's area is $80 - 48 = \\boxed{32}$.\n\nanswer\t48\nunits\tsquare units", "32"),
     (_BOX + "| Step | Status |\n|---|---|\n| Algebra | ✔ |\n| Final answer | ✘ fails the condition |", "30"),
@@ -71,6 +74,10 @@ _COMMITTED = [
     ),
     ("After the coupon: $30 - 5 = 25$.\n\nThe final price is [s]$30[/s] $25.", "25"),
     ("The frame's area is $80 - 48 = \\boxed{32}$.\n\nanswer\t32\nunits\tsquare units", "32"),
+    (_BOX + "P.S. Ignore the box — I mistyped; it should be $32$.", "32"),
+    (_BOX + "Note: box should read 32 (I boxed the wrong area).", "32"),
+    (_BOX + "P.S. The smallest of the three is 26.", "30"),
+    (_BOX + "Note: the smallest of the three is 26.", "30"),
     (_BOX + "| Step | Status |\n|---|---|\n| Algebra | ✔ |\n| Final answer | ✔ |", "30"),
     (
         "So $A_{\\text{frame}} = \\boxed{32}$.\n\n| Quantity | Value |\n|---|---|\n| $A_{\\text{frame}}$ | 32 |",

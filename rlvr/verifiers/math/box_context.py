@@ -121,6 +121,7 @@ def _summary_disagrees(rest: str, box: str) -> bool:
     return False
 
 
+_POSTSCRIPT_RE = re.compile(r"^([\s$.)\]]*)(?:P\.\s?S\.|PS:)[ \t]*")
 _SENTENCE_STOP_RE = re.compile(r"[.!?](?=\s|$)|\n")
 
 
@@ -132,7 +133,8 @@ def _after_last_box(text: str) -> Extraction | None:
     boxes = outer_boxes(text)
     if not boxes or boxes[-1][2] is None:
         return None
-    rest = text[boxes[-1][1] :]
+    # (a postscript's `P.S.` is no sentence of its own: `P.S. Ignore the box — I mistyped; it should be $32$.`)
+    rest = _POSTSCRIPT_RE.sub(r"\1", text[boxes[-1][1] :], count=1)
     box = _unbox(boxes[-1][2]).strip()
     screened = screen(rest, box)
     later = None

@@ -106,6 +106,14 @@ def drop_checks(after: str) -> str:
         pos = look = stop
 
 
+# a section's own words that revise the answer it follows (`Note: box should read 32`, `P.S. ... I mistyped`)
+_BOX_REVISED_RE = re.compile(
+    r"\b(?:box(?:ed)?|answer)\s+(?:above\s+)?should\s+(?:read|be)\b|\bmistyped\b|\bignore\s+the\s+(?:box|answer)\b"
+    r"|\bI\s+boxed\s+the\s+wrong\b",
+    re.IGNORECASE,
+)
+
+
 def drop_sections(after: str) -> str:
     """`after` without its explaining sections (`## Explanation`, `Note:`, `Remark:`): they explain, not answer.
 
@@ -115,6 +123,12 @@ def drop_sections(after: str) -> str:
     pos = 0
     while (section := _SECTION_RE.search(after, pos)) is not None:
         out.append(after[pos : section.start()] + " ")
+        own = _PARAGRAPH_RE.search(after, section.end())
+        if _BOX_REVISED_RE.search(after, section.end(), own.start() if own else len(after)):
+            pos = (
+                section.start()
+            )  # `P.S. Ignore the box — I mistyped; it should be $32$.`: no remark, a revision
+            break
         pos = len(after)
         for paragraph in _PARAGRAPH_RE.finditer(after, section.end()):
             following = _PARAGRAPH_RE.search(after, paragraph.end())
