@@ -11,6 +11,7 @@ from rlvr.verifiers import MathVerifier
 
 from grading import never_correct, read_correct
 
+_ROOTS = "$x^2 - 11x + 18 = 0$, so $x = 2$ or $x = 9$.\n\nSo $x = \\boxed{2}$.\n\nCheck: $\\sqrt{9} = 3$ while $2 - 5 = -3$. "
 _BOX = "Their sum is $3n = 84$, so $n = 28$ and the largest is $30$.\n\nThe largest is $\\boxed{30}$.\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -40,6 +41,12 @@ _NOT_COMMITTED = [
     ("So $\\boxed{14}$.\n\nHmm, actually it's 15. No wait, that's wrong too.", "15"),
     ("So $\\boxed{14}$.\n\nHmm, actually it's 15. No wait, that's wrong too.", "14"),
     ("After the coupon: $30 - 5 = 25$.\n\nThe final price is [s]$30[/s] $25.", "30"),
+    # a check whose refuting clause names the boxed value itself, then the other root confirmed
+    (
+        _ROOTS
+        + "These differ, so $x = 2$ is extraneous. Check $x = 9$: $\\sqrt{16} = 4 = 9 - 5$. Hence $x = 9$.",
+        "2",
+    ),
     # a postscript or a one-line note that revises the box is no remark
     (_BOX + "P.S. Ignore the box — I mistyped; it should be $32$.", "30"),
     (_BOX + "Note: box should read 32 (I boxed the wrong area).", "30"),
@@ -75,6 +82,11 @@ _COMMITTED = [
     ("After the coupon: $30 - 5 = 25$.\n\nThe final price is [s]$30[/s] $25.", "25"),
     ("The frame's area is $80 - 48 = \\boxed{32}$.\n\nanswer\t32\nunits\tsquare units", "32"),
     (_BOX + "P.S. Ignore the box — I mistyped; it should be $32$.", "32"),
+    (
+        _ROOTS
+        + "These differ, so $x = 2$ is extraneous. Check $x = 9$: $\\sqrt{16} = 4 = 9 - 5$. Hence $x = 9$.",
+        "9",
+    ),
     (_BOX + "Note: box should read 32 (I boxed the wrong area).", "32"),
     (_BOX + "P.S. The smallest of the three is 26.", "30"),
     (_BOX + "Note: the smallest of the three is 26.", "30"),

@@ -239,6 +239,9 @@ _ASSIGNMENT_RE = re.compile(r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d")
 _CHECK_OPENER_RE = re.compile(
     r"\b(?:check\w*|verif\w*|for|with|substitut\w*|plug\w*|test\w*|try|trying|at)\b", re.IGNORECASE
 )
+_NAMED_IN_CLAUSE_RE = re.compile(
+    r"(?<![\w\\])[A-Za-z]\s*=\s*(-?\d+(?:\.\d+)?)\$?\s*(?:is|was|does|doesn't|fails)?\s*\Z"
+)
 _CHECKED_VALUE_RE = re.compile(r"(?<![\w.^_{])-?\d+(?:\.\d+)?(?![\w.])")
 
 
@@ -263,7 +266,11 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
             and _CHECK_OPENER_RE.search(block)
             and not _ASSIGNMENT_RE.search(block)
         )
-        if implicit or (first is not None and same(first.group(), value)):
+        # (the value the refuting clause names itself: `These differ, so $x = 2$ is extraneous.`)
+        named = _NAMED_IN_CLAUSE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])
+        if implicit or any(
+            v is not None and same(v.group(1) if v is named else v.group(), value) for v in (first, named)
+        ):
             end = _SENTENCE_END_RE.search(rest, m.end())
             return end.end() if end else len(rest)
     return None
