@@ -47,6 +47,9 @@ _NOT_COMMITTED = [
         + "These differ, so $x = 2$ is extraneous. Check $x = 9$: $\\sqrt{16} = 4 = 9 - 5$. Hence $x = 9$.",
         "2",
     ),
+    # a one-value gloss in a bracket after the box, in words or digits, that states another value
+    ("So the frame's area is $\\boxed{32}$ (achtundvierzig Quadrateinheiten).", "32"),
+    ("The answer is $\\boxed{60}$ (i.e. 61).", "60"),
     # a postscript or a one-line note that revises the box is no remark
     (_BOX + "P.S. Ignore the box — I mistyped; it should be $32$.", "30"),
     (_BOX + "Note: box should read 32 (I boxed the wrong area).", "30"),
@@ -82,6 +85,10 @@ _COMMITTED = [
     ("After the coupon: $30 - 5 = 25$.\n\nThe final price is [s]$30[/s] $25.", "25"),
     ("The frame's area is $80 - 48 = \\boxed{32}$.\n\nanswer\t32\nunits\tsquare units", "32"),
     (_BOX + "P.S. Ignore the box — I mistyped; it should be $32$.", "32"),
+    ("So the frame's area is $\\boxed{32}$ (zweiunddreißig Quadrateinheiten).", "32"),
+    ("So the area is $\\boxed{32}$ (8 × 4).", "32"),
+    ("So there are $\\boxed{24}$ eggs (2 dozen).", "24"),
+    ("$\\boxed{C}$ (12)", "\\textbf{(C)}\\ 12"),
     (
         _ROOTS
         + "These differ, so $x = 2$ is extraneous. Check $x = 9$: $\\sqrt{16} = 4 = 9 - 5$. Hence $x = 9$.",

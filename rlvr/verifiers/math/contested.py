@@ -28,7 +28,7 @@ from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.numerals import cjk_number
 from rlvr.verifiers.math.phrases import _NEGATED_RE, _PHRASE_RE, _clean_phrase_answer
 from rlvr.verifiers.math.remarks import format_example
-from rlvr.verifiers.math.vocab import EXPLICIT_REVISIONS
+from rlvr.verifiers.math.vocab import EXPLICIT_REVISIONS, SCALE_PATTERN
 from rlvr.verifiers.math.withdrawal import withdraws
 
 _EXPLICIT_REVISION_RE = re.compile(r"\b(?:" + "|".join(EXPLICIT_REVISIONS) + r")\b", re.IGNORECASE)
@@ -196,6 +196,38 @@ def _roman(text: str, answered: int) -> list[tuple[int, int, str]]:
     return [(m.start(1) + numerals[-1].start(), m.start(1) + numerals[-1].end(), str(value))]
 
 
+# a bracket right after the answer that restates it in another script or in words (`\\boxed{32} yuan (大写：肆拾捌元整)`,
+# `\\boxed{32} (achtundvierzig Quadrateinheiten)`): one value and its unit, read as a second value if it differs
+_GLOSS_RE = re.compile(
+    r"[ \t$]*(?:[^\W\d_]{1,12}[ \t]*)?[(\uff08][ \t]*(?:(?:that\s+is|i\.\s?e\.|namely|in\s+words|\u5927\u5199)[ \t]*[,:\uff1a]?[ \t]*)?"
+    r"([^()\uff08\uff09\n]{1,60})[)\uff09]",
+    re.IGNORECASE,
+)
+_CJK_RUN_RE = re.compile(
+    r"^[\u96f6\u3007\u4e00\u4e8c\u4e24\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e07"
+    r"\u58f9\u8d30\u53c1\u8086\u4f0d\u9646\u67d2\u634c\u7396\u62fe\u4f70\u4edf\u842c]+"
+)
+_SCALE_WORD_RE = re.compile(SCALE_PATTERN, re.IGNORECASE)
+
+
+def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
+    """(start, end, value) of a one-value gloss in a bracket after the answer (see above), if any."""
+    m = _GLOSS_RE.match(text, answered) if answered >= 0 else None
+    if m is None or _SCALE_WORD_RE.search(m.group(1)):
+        return []  # (`\\boxed{24} (2 dozen)`: a value and its scale, read by the scale rules)
+    inner = m.group(1).strip()
+    words = inner.split()
+    first = words[0] if words else ""
+    value: str | None = None
+    if first.isdecimal() and not re.search(r"\d", " ".join(words[1:])):
+        value = str(int(first))  # (`٤٨`, `３２`: any script's digits)
+    elif (run := _CJK_RUN_RE.match(inner)) is not None:
+        value = cjk_number(run.group())
+    elif first.isalpha() and len(words) <= 3 and not re.search(r"\d", inner):
+        value = _in_words(first)
+    return [] if value is None else [(m.start(1), m.end(1), value)]
+
+
 def _footnoted(text: str, answered: int) -> list[tuple[int, int, str]]:
     """(start, end, value) of the value a footnote attached to the answer arrives at (see above), if any."""
     note = _FOOTNOTE_RE.match(text, answered) if answered >= 0 and "footnote" in text else None
@@ -285,6 +317,7 @@ def contested(text: str) -> bool:
             + carded
             + _footnoted(text, answered)
             + _roman(text, answered)
+            + (_glossed(text, answered) if stated and _NUMBER_VALUE_RE.match(_key(stated[0])) else [])
         )
     )
     if len(values) < 2:
