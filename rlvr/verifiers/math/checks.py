@@ -252,20 +252,15 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
         line = rest[rest.rfind("\n", 0, m.start()) + 1 : m.start()]
         openers = list(_CHECK_OPENER_RE.finditer(line))  # (`Check 4: ✓. Check -2: undefined.`: the second)
         first = _CHECKED_VALUE_RE.search(line, openers[-1].start() if openers else 0)
-        if first is None:
+        block = rest[max(rest.rfind("\n\n", 0, m.start()), 0) : m.start()]  # (the refutation's paragraph)
+        opener = _CHECK_OPENER_RE.search(block)
+        if first is None and opener is not None:
             # `**Check** ($x = 5$):\n- Left: 3\n- Right: 3\nThese two do not agree`: a refuting line with no
             # value of its own judges the check its paragraph opened with
-            block = rest[max(rest.rfind("\n\n", 0, m.start()), 0) : m.start()]
-            opener = _CHECK_OPENER_RE.search(block)
-            first = _CHECKED_VALUE_RE.search(block, opener.start()) if opener is not None else None
+            first = _CHECKED_VALUE_RE.search(block, opener.start())
         # (`Plugging back in: LHS $= 2$, RHS $= -2$. ✗`: a check that sets no variable and is marked failed
         # tests the answer itself)
-        block = rest[max(rest.rfind("\n\n", 0, m.start()), 0) : m.start()]
-        implicit = (
-            m.group("mark") is not None
-            and _CHECK_OPENER_RE.search(block)
-            and not _ASSIGNMENT_RE.search(block)
-        )
+        implicit = m.group("mark") is not None and opener is not None and not _ASSIGNMENT_RE.search(block)
         # (the value the refuting clause names itself: `These differ, so $x = 2$ is extraneous.`)
         named = _NAMED_IN_CLAUSE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])
         if implicit or any(

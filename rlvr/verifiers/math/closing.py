@@ -17,7 +17,7 @@ from rlvr.verifiers.math.atoms import _NUMBER_RE, _NUMBER_WORD_RE
 from rlvr.verifiers.math.phrase_words import RESULT_LABELS, RESULT_LABELS_GLUED
 from rlvr.verifiers.math.phrases import _clean_phrase_answer, _sentence_rest
 from rlvr.verifiers.math.truncation import cut_off
-from rlvr.verifiers.math.vocab import SCALE_PATTERN, VALUE_WORDS
+from rlvr.verifiers.math.vocab import SCALE_WORD_RE, VALUE_WORDS
 
 _UNIT_ADJECTIVES = frozenset({"square", "cubic", "cube"})
 _STATED_RE = re.compile(
@@ -117,7 +117,6 @@ _BOLD_NUMBER = r"\d{1,2}:\d{2}(?:[ \t]*[AaPp]\.?[Mm]\b\.?)?|-?\d+(?:,\d{3})*(?:\
 # the closing line's one bold value among its numbers (`So, the train will travel **315 km** in 3.5 hours.`,
 # `15/20, which simplifies to **3/4**.`): the emphasis marks the answer, unless a word qualifies or denies it
 _BOLD_VALUE_RE = re.compile(r"(\*\*|__)(?P<value>" + _BOLD_NUMBER + r")(?P<unit>(?:[ \t]+[^\W\d_]+){0,2})\1")
-_SCALE_WORD_RE = re.compile(SCALE_PATTERN, re.IGNORECASE)
 _BOLD_RUN_RE = re.compile(r"(\*\*|__)(?=\S).+?(?<=\S)\1")
 # a bold clause with one value in it (`**The second train catches up at 4:00 PM**`): the emphasis marks the
 # sentence that answers, and its one value (a number or a clock time) is the answer; words only before the value
@@ -146,7 +145,7 @@ def bold_closing(tail: str) -> str | None:
         return None
     if any(w.lower() in VALUE_WORDS for w in m.group("unit").split()[:2]):
         return None  # `**12 dozen**`, `**5 percent**`: not the value 12
-    scale = _SCALE_WORD_RE.match(m.group("unit").strip())
+    scale = SCALE_WORD_RE.match(m.group("unit").strip())
     if scale is not None and ":" not in m.group("value"):  # `**15 triệu** đồng`: 15 million, the scale kept
         return m.group("value").replace(",", "") + " " + scale.group()
     return m.group("value").rstrip(".") if ":" in m.group("value") else m.group("value").replace(",", "")

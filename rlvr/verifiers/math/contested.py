@@ -28,7 +28,7 @@ from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.numerals import cjk_number
 from rlvr.verifiers.math.phrases import _NEGATED_RE, _PHRASE_RE, _clean_phrase_answer
 from rlvr.verifiers.math.remarks import format_example
-from rlvr.verifiers.math.vocab import EXPLICIT_REVISIONS, SCALE_PATTERN
+from rlvr.verifiers.math.vocab import EXPLICIT_REVISIONS, SCALE_WORD_RE
 from rlvr.verifiers.math.withdrawal import withdraws
 
 _EXPLICIT_REVISION_RE = re.compile(r"\b(?:" + "|".join(EXPLICIT_REVISIONS) + r")\b", re.IGNORECASE)
@@ -207,13 +207,12 @@ _CJK_RUN_RE = re.compile(
     r"^[\u96f6\u3007\u4e00\u4e8c\u4e24\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e07"
     r"\u58f9\u8d30\u53c1\u8086\u4f0d\u9646\u67d2\u634c\u7396\u62fe\u4f70\u4edf\u842c]+"
 )
-_SCALE_WORD_RE = re.compile(SCALE_PATTERN, re.IGNORECASE)
 
 
 def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
     """(start, end, value) of a one-value gloss in a bracket after the answer (see above), if any."""
     m = _GLOSS_RE.match(text, answered) if answered >= 0 else None
-    if m is None or _SCALE_WORD_RE.search(m.group(1)):
+    if m is None or SCALE_WORD_RE.search(m.group(1)):
         return []  # (`\\boxed{24} (2 dozen)`: a value and its scale, read by the scale rules)
     inner = m.group(1).strip()
     words = inner.split()
@@ -303,12 +302,8 @@ def contested(text: str) -> bool:
     # where the answer ends: the last box or the last value an answer phrase states
     answered = max(boxes[-1][1] if boxes else -1, max((end for _, end, _ in phrased), default=-1))
     stated = [v for _, end, v in boxes + phrased if end == answered]
-    carded = (
-        card_answers(text, answered, stated[0] if stated else None, _same)
-        if answered >= 0
-        and any(text.find(mark, answered) >= 0 for mark in ("|", "final", "<", "&", ":", "\uff1a", "\t"))
-        else []
-    )
+    # (with no card syntax after the answer, `card_answers` finds no field: it needs no gate of its own here)
+    carded = card_answers(text, answered, stated[0] if stated else None, _same) if answered >= 0 else []
     values = sorted(
         set(
             boxes

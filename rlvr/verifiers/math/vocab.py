@@ -252,7 +252,8 @@ SCALE_PATTERN = (
 #: comma is read as one unless three digits follow it (`2,400 million` groups thousands).
 SCALED_NUMBER_PATTERN = r"(?:\d+(?:[.,]\d+|\{,\}\d+)?)"
 SCALES_PATTERN = SCALE_PATTERN + r"(?:[ \t]+" + SCALE_PATTERN + r")*"
-_ONE_SCALE_RE = re.compile(SCALE_PATTERN, re.IGNORECASE)
+#: One scale word of `SCALE_PATTERN`, compiled once for every module that looks for one.
+SCALE_WORD_RE = re.compile(SCALE_PATTERN, re.IGNORECASE)
 #: Scale words written before their number (Swahili `elfu 5` is 5,000, `laki 3` is 300,000).
 SCALES_BEFORE = {"elfu": 1000, "laki": 10**5, "milioni": 10**6, "bilioni": 10**9}
 SCALE_FIRST_RE = re.compile(
@@ -264,7 +265,7 @@ SCALE_FIRST_RE = re.compile(
 def scale_factor(word: str) -> int:
     """The factor a scale word of `SCALE_PATTERN` stands for (`thousand`, `Millionen`, `亿`; a plural `s` dropped),
     or of several in a row (`nghìn tỷ`: their product)."""
-    words = [m.group() for m in _ONE_SCALE_RE.finditer(word)]
+    words = [m.group() for m in SCALE_WORD_RE.finditer(word)]
     if len(words) > 1:
         return math.prod(scale_factor(w) for w in words)
     key = " ".join(word.lower().split())

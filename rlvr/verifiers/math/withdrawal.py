@@ -356,9 +356,10 @@ def revised_after_withdrawal(after: str, depth: int = 0) -> str | None:
     return value
 
 
-def _revision(sentence: str) -> str | None:
-    """The value a sentence opened by a withdrawal revises to (see `revised_after_withdrawal`), or None."""
-    end = _withdrawing_opening(sentence)
+def _revision(sentence: str, end: int | None = None) -> str | None:
+    """The value a sentence opened by a withdrawal revises to (see `revised_after_withdrawal`), or None; `end`:
+    where its withdrawing opening ends, when the caller found it already."""
+    end = _withdrawing_opening(sentence) if end is None else end
     if end is None:
         return None
     rest = sentence[end:]
@@ -458,9 +459,10 @@ def withdrawal_end(text: str, pos: int, answer: str | None = None, depth: int = 
             # a new statement: what follows it judges that one; but one opened by a withdrawal must revise to
             # one value (`Nope, it is 8.`), else it withdrew the answer and offered none (`Nope, 8 or 9.`,
             # `This contradicts $n > 10$.`: the value is what the judgement names, no revision)
-            if _withdrawing_opening(sentence) is None:
+            opening = _withdrawing_opening(sentence)
+            if opening is None:
                 return None
-            revised = _revision(sentence)
+            revised = _revision(sentence, opening)
             if revised is None:
                 return m.end()
             # a revision withdrawn in turn leaves nothing (`that's wrong: it is 35, so... no, that's wrong.`)
