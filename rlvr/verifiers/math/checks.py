@@ -259,8 +259,13 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
             # value of its own judges the check its paragraph opened with
             first = _CHECKED_VALUE_RE.search(block, opener.start())
         # (`Plugging back in: LHS $= 2$, RHS $= -2$. ✗`: a check that sets no variable and is marked failed
-        # tests the answer itself)
-        implicit = m.group("mark") is not None and opener is not None and not _ASSIGNMENT_RE.search(block)
+        # tests the answer itself; `Check 7: left = 2, right = -2. ✗` names the value it checked before its colon)
+        implicit = (
+            m.group("mark") is not None
+            and opener is not None
+            and not _ASSIGNMENT_RE.search(block)
+            and not re.search(r"\d", block[opener.end() : opener.end() + 30].split(":", 1)[0])
+        )
         # (the value the refuting clause names itself: `These differ, so $x = 2$ is extraneous.`)
         named = _NAMED_IN_CLAUSE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])
         if implicit or any(
