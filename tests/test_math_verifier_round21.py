@@ -95,8 +95,6 @@ _COMMITTED = [
         "9",
     ),
     (_BOX + "Note: box should read 32 (I boxed the wrong area).", "32"),
-    # a failed check that names another candidate before its colon does not test the box
-    ("Solving gives $x = 0$.\n\n$\\boxed{0}$\n\nCheck 7: left = 2, right = -2. ✗", "0"),
     (_BOX + "P.S. The smallest of the three is 26.", "30"),
     (_BOX + "Note: the smallest of the three is 26.", "30"),
     (_BOX + "| Step | Status |\n|---|---|\n| Algebra | ✔ |\n| Final answer | ✔ |", "30"),

@@ -171,10 +171,12 @@ def _bare_lines_after(text: str, boxes: list[tuple[int, int, str]], last: int) -
 
 # a LaTeX footnote on the answer (`$\\boxed{130}$\\footnote{... since 7 is excluded, giving 129.}`) and the value it
 # arrives at: a second final value beside the box, as the summary of a footnote's text
-_FOOTNOTE_RE = re.compile(r"[ \t$]*\\footnote\s*\{((?:[^{}\n]|\{[^{}\n]*\}){0,600})\}")
+_FOOTNOTE_RE = re.compile(r"[ \t$.*]*\\footnote\s*\{((?:[^{}\n]|\{[^{}\n]*\}){0,600})\}")
 _ARRIVES_RE = re.compile(
     r"\b(?:giving|gives|yields?|so|thus|hence|making|is|are|be)\s+(?:it\s+|the\s+answer\s+)?\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)"
-    r"|=\s*\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)",
+    r"|=\s*\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)"
+    # (a conditional reading and its value: `If the endpoints are excluded, 5.`)
+    r"|^\s*(?:if|when|for|with)\b[^,{}]{1,80},\s*\$?(-?\d+(?:\.\d+)?)\$?\.?\s*$",
     re.IGNORECASE,
 )
 
@@ -191,18 +193,31 @@ def _roman(text: str, answered: int) -> list[tuple[int, int, str]]:
     numerals = list(_NUMERAL_RE.finditer(m.group(1))) if m is not None else []
     if m is None or not numerals:
         return []
-    digits = [_ROMAN_DIGITS[c] for c in numerals[-1].group()]
-    value = sum(-d if d < e else d for d, e in zip(digits, [*digits[1:], 0], strict=True))
+    value = _roman_value(numerals[-1].group())
     return [(m.start(1) + numerals[-1].start(), m.start(1) + numerals[-1].end(), str(value))]
+
+
+def _roman_value(numeral: str) -> int:
+    """The value of an upper-case Roman numeral (`XVI` is 16)."""
+    digits = [_ROMAN_DIGITS[c] for c in numeral]
+    return sum(-d if d < e else d for d, e in zip(digits, [*digits[1:], 0], strict=True))
 
 
 # a bracket right after the answer that restates it in another script or in words (`\\boxed{32} yuan (大写：肆拾捌元整)`,
 # `\\boxed{32} (achtundvierzig Quadrateinheiten)`): one value and its unit, read as a second value if it differs
+_GLOSS_MARK = r"(?:that\s+is|i\.\s?e\.|namely|in\s+words|\u5927\u5199)"
 _GLOSS_RE = re.compile(
-    r"[ \t$]*(?:[^\W\d_]{1,12}[ \t]*)?[(\uff08][ \t]*(?:(?:that\s+is|i\.\s?e\.|namely|in\s+words|\u5927\u5199)[ \t]*[,:\uff1a]?[ \t]*)?"
-    r"([^()\uff08\uff09\n]{1,60})[)\uff09]",
-    re.IGNORECASE,
+    r"[ \t$]*+(?:(?P<unit>[^\W\d_]{1,12})[ \t]*+)?(?:[(\uff08][ \t]*(?:"
+    + _GLOSS_MARK
+    + r"[ \t]*[,:\uff1a]?[ \t]*)?"
+    r"(?P<bracketed>[^()\uff08\uff09\n]{1,60})[)\uff09]"
+    # (or with no bracket, after a dash or comma and a word that restates: `\boxed{14} — that is, XVI.`)
+    r"|[.,]?[ \t]*+(?:[\u2014\u2013]|--?)?[ \t]*+"
+    + _GLOSS_MARK
+    + r"[ \t]*[,:]?[ \t]*(?P<dashed>[^.;!\n]{1,40}?)[ \t]*(?:[.;!]|$))",
+    re.IGNORECASE | re.MULTILINE,
 )
+_DOZENS_RE = re.compile(r"^(\w+)\s+dozen(?:\s+and\s+(\w+))?$", re.IGNORECASE)
 _CJK_RUN_RE = re.compile(
     r"^[\u96f6\u3007\u4e00\u4e8c\u4e24\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e07"
     r"\u58f9\u8d30\u53c1\u8086\u4f0d\u9646\u67d2\u634c\u7396\u62fe\u4f70\u4edf\u842c]+"
@@ -212,19 +227,41 @@ _CJK_RUN_RE = re.compile(
 def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
     """(start, end, value) of a one-value gloss in a bracket after the answer (see above), if any."""
     m = _GLOSS_RE.match(text, answered) if answered >= 0 else None
-    if m is None or SCALE_WORD_RE.search(m.group(1)):
+    group = "bracketed" if m is not None and m.group("bracketed") is not None else "dashed"
+    inner = m.group(group).strip() if m is not None else ""
+    dozens = _DOZENS_RE.match(inner)
+    if m is None or (SCALE_WORD_RE.search(inner) and dozens is None):
         return []  # (`\\boxed{24} (2 dozen)`: a value and its scale, read by the scale rules)
-    inner = m.group(1).strip()
     words = inner.split()
     first = words[0] if words else ""
     value: str | None = None
-    if first.isdecimal() and not re.search(r"\d", " ".join(words[1:])):
-        value = str(int(first))  # (`٤٨`, `３２`: any script's digits)
+    digits = re.match(r"\d+(?![\d.,/%\u2030\u00b0])", inner)
+    unit = re.match(r"\s*([A-Za-z]+)", inner[digits.end() :]) if digits is not None else None
+    if (
+        unit is not None
+        and m.group("unit")
+        and m.group("unit").isascii()
+        and unit.group(1) != m.group("unit")
+    ):
+        return []  # (`\\boxed{2.5} hours, i.e. 150 minutes`: the value in another unit)
+    if dozens is not None:  # (`— i.e. five dozen and one`)
+        count, extra = _in_words(dozens.group(1)), _in_words(dozens.group(2)) if dozens.group(2) else "0"
+        value = str(int(count) * 12 + int(extra)) if count and extra and (count + extra).isdigit() else None
+    elif digits is not None and not re.search(r"\d", inner[digits.end() :]) and digits.group().isdecimal():
+        value = str(int(digits.group()))  # (`٤٨`, `３２`: any script's digits; `48元整`: a unit glued on)
     elif (run := _CJK_RUN_RE.match(inner)) is not None:
         value = cjk_number(run.group())
-    elif first.isalpha() and len(words) <= 3 and not re.search(r"\d", inner):
+    elif _NUMERAL_RE.fullmatch(inner):
+        value = str(_roman_value(inner))  # (`— that is, XVI`)
+    elif first.replace("-", "").isalpha() and len(words) <= 3 and not re.search(r"\d", inner):
         value = _in_words(first)
-    return [] if value is None else [(m.start(1), m.end(1), value)]
+    return [] if value is None else [(m.start(group), m.end(group), value)]
+
+
+def gloss_differs(text: str, end: int, value: str) -> bool:
+    """Whether a one-value gloss in a bracket right after a number ending at `end` states another value
+    (`المساحة = 32 (٤٨ وحدة مربعة)`): the number is not the reply's one answer."""
+    return any(not _same(glossed, value) for _, _, glossed in _glossed(text, end))
 
 
 def _footnoted(text: str, answered: int) -> list[tuple[int, int, str]]:
@@ -234,7 +271,7 @@ def _footnoted(text: str, answered: int) -> list[tuple[int, int, str]]:
     if note is None or not found:
         return []
     last = found[-1]
-    group = 1 if last.group(1) is not None else 2
+    group = next(k for k in (1, 2, 3) if last.group(k) is not None)
     return [(note.start(1) + last.start(group), note.start(1) + last.end(group), last.group(group))]
 
 

@@ -57,7 +57,7 @@ from rlvr.verifiers.math.closing import (
 )
 from rlvr.verifiers.math.code_blocks import read_code
 from rlvr.verifiers.math.commitment import denied_before, guess_contested, rejected_after, same_value, screen
-from rlvr.verifiers.math.contested import contested
+from rlvr.verifiers.math.contested import contested, gloss_differs
 from rlvr.verifiers.math.formula_pairs import also_assigned, assignments_joined, labelled_beside
 from rlvr.verifiers.math.markup import money_dollars, struck_out, table_total
 from rlvr.verifiers.math.offered import (
@@ -417,7 +417,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 text = before_check
             # (checks before a closing remark close the reply once the remark is gone: read them again)
             tail = checks_at_end_dropped(_closing_remarks_dropped(checks_at_end_dropped(_tail(text))))
-            aside = _ASIDE_RE.search(tail)
+            aside, whole_tail = _ASIDE_RE.search(tail), tail
             if aside is not None and (
                 _MATH_SPAN_RE.search(tail[: aside.start()]) or _NUMBER_RE.search(tail[: aside.start()])
             ):
@@ -498,8 +498,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 pair = next((p for p in bracketed_values(tail) if p[0] <= last.start() < p[1]), None)
                 if pair is not None:  # `decreasing on the interval (-2, 2).`: the pair, never its endpoint
                     return _pair_guess(tail, pair, spans_all)
-                if guess_contested(tail, last.start(), last.end(), spans_all):
-                    return None  # a guess needs an uncontested number: no answer rather than a wrong one
+                if guess_contested(tail, last.start(), last.end(), spans_all) or gloss_differs(
+                    whole_tail, last.end(), last.group().strip().rstrip(",")
+                ):  # a guess needs an uncontested number: no answer rather than a wrong one
+                    return None
                 if _REPORTED_AFTER_RE.match(tail, last.end()):
                     return (
                         None  # `先生は答えが25だと言っていました`: someone's words reported, not the reply's

@@ -103,6 +103,7 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
     text = _quoted_statements_removed(text, commits)
     if ">" not in text and "[^" not in text:
         return text
+    text = _answer_notes_inlined(text)
     text = _FOOTNOTE_RE.sub(_withdrawing_note_inline, text)
     text = _QUOTED_LINE_RE.sub(_withdrawing_note_inline, text)
     rest = _ASIDE_MARKUP_RE.sub(" ", text)
@@ -148,3 +149,31 @@ def _withdrawing_note_inline(m: re.Match[str]) -> str:
     note that disowns the answer it marks is the reply's own word on it, not an aside."""
     first = _NOTE_SENTENCE_RE.match(m.group("note"))
     return m.group("note") if first is not None and withdraws(first.group()) else m.group()
+
+
+# a footnote's definition with its mark as a group, and a mark right after a box (`$\\boxed{7}$.[^1]`)
+_MARKED_DEF_RE = re.compile(r"^[ \t]*\[\^(?P<mark>[^\]\n]{1,20})\]:[ \t]*(?P<note>[^\n]{0,600})$", re.M)
+# a note that opens on another reading (`If the endpoints are excluded, 5.`), not one that explains the working
+_READING_NOTE_RE = re.compile(
+    r"\s*(?:if|when|otherwise|alternatively|else|unless|si|wenn|falls|sonst|если|иначе|如果|若|否则)(?!\w)",
+    re.I,
+)
+_MARK_AFTER_BOX_RE = re.compile(r"\}[ \t$.*]{0,6}\[\^(?P<mark>[^\]\n]{1,20})\](?!:)")
+
+
+def _answer_notes_inlined(text: str) -> str:
+    """`text` with each footnote marked on a box that offers another reading written in place as `\\footnote{...}` (its definition line
+    removed): a note on the answer (`[^1]: If the endpoints are excluded, 5.`) is the reply's word on it, read
+    as `\\footnote` is, not an aside dropped unread."""
+    marks = {m.group("mark"): m for m in _MARK_AFTER_BOX_RE.finditer(text)} if "[^" in text else {}
+    edits = []
+    for d in _MARKED_DEF_RE.finditer(text) if marks else ():
+        m = marks.pop(d.group("mark"), None)
+        if m is not None and _READING_NOTE_RE.match(d.group("note")):
+            edits += [
+                (d.start(), d.end(), ""),
+                (m.end() - len(d.group("mark")) - 3, m.end(), "\\footnote{" + d.group("note") + "}"),
+            ]
+    for start, end, replacement in sorted(edits, reverse=True):  # (from the end: the offsets before hold)
+        text = text[:start] + replacement + text[end:]
+    return text
