@@ -14,6 +14,14 @@ from grading import assert_linear, never_correct, read_correct
 
 _NOTE = "Counting: there are $\\gcd(12,30) + 1 = 7$ of them.\n\nThe answer is $\\boxed{7}$.[^1]\n\n[^1]: "
 
+_MAX = "The maximum value is $\\boxed{11}$.\n\n"
+_CHECKED = "$$\\boxed{4}$$\n\nCheck: $\\sqrt{9} = 3$ and $4 - 1 = 3$.\n\n"
+_ROOT = (
+    "Squaring: $(x-2)(x-9) = 0$.\n\nThe smaller root is the one I'll take: $\\boxed{2}$.\n\n"
+    "Plugging back in: $\\sqrt{2+7} = 3$ while $2 - 5 = -3$. "
+)
+_TAKEN = "Solve $3x - 2 = 11$: I'll take $x = 4$.\n\n$\\boxed{4}$\n\n"
+
 # (reply, the value it writes but does not answer with)
 _NOT_COMMITTED = [
     # a one-value gloss after the answer, in any script or in words, bracketed or after `that is` / `i.e.`
@@ -29,6 +37,25 @@ _NOT_COMMITTED = [
     # a markdown footnote on the box that offers another reading
     (_NOTE + "If the endpoints are excluded, 5.", "7"),
     (_NOTE + "If the endpoints are excluded, 5.", "5"),
+    # a note or addendum whose first clause withdraws the box, in any language, revises it
+    (_MAX + "Nachtrag: Ich habe mich verrechnet, richtig ist $f(3) = 12$.", "11"),
+    (_MAX + "补充：上面算错了，最大值应为 12。", "11"),
+    (_MAX + "Примечание: тут ошибка, правильный ответ 12.", "11"),
+    (_MAX + "Note: I miscalculated, the right value is 12.", "11"),
+    (_MAX + "N.B. the box above is off by one; it should be 12.", "11"),
+    (_MAX + "Počkať, táto odpoveď je nesprávna.", "11"),
+    # a withdrawal after a check judges the answer the check tested, in any language
+    (_CHECKED + "Mali ito.", "4"),
+    (_CHECKED + "ይህ ትክክል አይደለም።", "4"),
+    (_CHECKED + "This is not correct.", "4"),
+    # refutations of the boxed root in more words and languages; a mismatch in Japanese; a failed mark mid-line
+    (_ROOT + "So $x = 2$ is an artifact of squaring.", "2"),
+    (_ROOT + "Hence $x=2$ must be thrown out.", "2"),
+    (_ROOT + "Also ist $x = 2$ eine Scheinlösung.", "2"),
+    (_ROOT + "Por lo tanto, $x = 2$ es una solución extraña.", "2"),
+    (_ROOT + "Donc $x = 2$ est une solution parasite.", "2"),
+    (_TAKEN + "検算：$3 \\times 4 - 2 = 10$、11 と合わない。", "4"),
+    (_TAKEN + "Plug-back: $3(4) - 2 = 10 \\neq 11$ ❌. So the right value is $x = \\frac{13}{3}$.", "4"),
 ]
 
 
@@ -50,6 +77,17 @@ _COMMITTED = [
     ("The rope is $\\boxed{300}$ cm (3 m).", "300"),
     (_NOTE + "Both endpoints count.", "7"),
     (_NOTE + "Here $\\gcd(12, 30) = 6$, by the Euclidean algorithm: $30 = 2\\cdot 12 + 6$.", "7"),
+    (_MAX + "Nachtrag: Ich habe mich verrechnet, richtig ist $f(3) = 12$.", "12"),
+    (_MAX + "补充：上面算错了，最大值应为 12。", "12"),
+    (_MAX + "Note: this is actually the formula $n(n-3)/2$ at $n = 10$.", "11"),  # (a remark that explains)
+    (_MAX + "Note: the smallest of the three values is 2.", "11"),
+    (_CHECKED + "So the check passes.", "4"),
+    ("Solve $3x - 2 = 10$.\n\n$\\boxed{4}$\n\n検算：$3 \\times 4 - 2 = 10$、合っている。", "4"),
+    (
+        "The roots are 2 and 9.\n\n$\\boxed{9}$\n\nCheck $x = 2$: $3 \\neq -3$ ❌, so 2 must be thrown out. "
+        "Check $x = 9$: $4 = 4$ ✓.",
+        "9",
+    ),
     # a failed check that names another candidate before its colon does not test the box
     ("Solving gives $x = 0$.\n\n$\\boxed{0}$\n\nCheck 7: left = 2, right = -2. ✗", "0"),
 ]

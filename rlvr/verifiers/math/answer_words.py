@@ -90,6 +90,13 @@ SECTION_TITLES = (
     # a section on the mistake to avoid (`**Why not $48?** A common mistake is ...`)
     r"why\s+not", r"common\s+(?:mistake|pitfall|error|trap)", "pitfall", r"watch\s+out",
 )  # fmt: skip
+#: Labels of a note added after the answer that may amend it (`Nachtrag:`, `补充：`, `FIXME:`): de zh ja ru es fr
+#: it pt, the Latin and English ones.
+ADDENDUM_TITLES = (
+    "addendum", "erratum", "errata", "fixme", "nachtrag", r"anm\.?", "zusatz", "追记", "追記", "补充", "補足", "注",
+    "备注", "附注", "дополнение", "постскриптум", "adenda", "addenda", r"nota\s+bene", "post-scriptum",
+    "aggiunta", "adendo",
+)  # fmt: skip
 #: Openers of a remark beside the answer (`Note that`, `For comparison`, `By the way`): a box in a sentence they
 #: open is an aside (`asides.py`); so do `REMARK_TITLES`.
 ASIDE_OPENERS = (

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import re
 
-from rlvr.verifiers.math.answer_words import QUALIFIERS_AFTER_BOX, QUALIFIERS_BEFORE_BOX
+from rlvr.verifiers.math.answer_words import (
+    ADDENDUM_TITLES,
+    QUALIFIERS_AFTER_BOX,
+    QUALIFIERS_BEFORE_BOX,
+    REMARK_TITLES,
+)
 from rlvr.verifiers.math.assertion import revised_after_withdrawal, withdrawal_end
 from rlvr.verifiers.math.atoms import _MATH_SPAN_RE, _PLAIN_NUMBER_RE, Extraction
 from rlvr.verifiers.math.boxes import (
@@ -27,6 +32,7 @@ from rlvr.verifiers.math.phrases import (
 )
 from rlvr.verifiers.math.revisions import _phrase_answer_after, _revised_value
 from rlvr.verifiers.math.vocab import APPROXIMATORS, NUMBER_WORDS
+from rlvr.verifiers.math.withdrawal import withdraws
 
 # the words that end the box's own sentence, no value among them (`$ façons.`, ` ways to do it.`)
 _SENTENCE_TAIL_RE = re.compile(
@@ -121,7 +127,28 @@ def _summary_disagrees(rest: str, box: str) -> bool:
     return False
 
 
-_POSTSCRIPT_RE = re.compile(r"^([\s$.)\]]*)(?:P\.\s?S\.|PS:)[ \t]*")
+# a postscript's or an addendum's label (`P.S.`, `N.B.`, `Nachtrag:`, `补充：`), or a remark's (`Note:`, `注：`):
+# no sentence of its own
+_POSTSCRIPT_RE = re.compile(
+    r"^([\s$.)\]]*)(?:P\.\s?S\.|PS:|N\.\s?B\.|(?:(?P<remark>"
+    + "|".join(REMARK_TITLES)
+    + r")|"
+    + "|".join(ADDENDUM_TITLES)
+    + r")s?\.?[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a])[ \t]*",
+    re.IGNORECASE,
+)
+_FIRST_CLAUSE_RE = re.compile(r"[^.!?;,\n\u3002\uff0c\uff1b]*")
+
+
+def _unlabelled(rest: str) -> str:
+    """`rest` without the label of a postscript or addendum it opens with, or of a remark whose first clause
+    withdraws (`Note: I miscalculated, ...`); a remark that explains (`Note: this is actually ...`) keeps it."""
+    m = _POSTSCRIPT_RE.match(rest)
+    if m is None or (m.group("remark") and not withdraws(_FIRST_CLAUSE_RE.match(rest, m.end()).group())):  # type: ignore[union-attr]
+        return rest
+    return m.group(1) + rest[m.end() :]
+
+
 _SENTENCE_STOP_RE = re.compile(r"[.!?](?=\s|$)|\n")
 
 
@@ -134,7 +161,7 @@ def _after_last_box(text: str) -> Extraction | None:
     if not boxes or boxes[-1][2] is None:
         return None
     # (a postscript's `P.S.` is no sentence of its own: `P.S. Ignore the box — I mistyped; it should be $32$.`)
-    rest = _POSTSCRIPT_RE.sub(r"\1", text[boxes[-1][1] :], count=1)
+    rest = _unlabelled(text[boxes[-1][1] :])
     box = _unbox(boxes[-1][2]).strip()
     screened = screen(rest, box)
     later = None

@@ -20,7 +20,7 @@ from rlvr.verifiers.math.vocab import (
     NUMBER_WORDS,
     REVISION_WORDS,
 )
-from rlvr.verifiers.math.withdrawal import FAILURE_MARKS
+from rlvr.verifiers.math.withdrawal import FAILURE_MARKS, withdraws
 
 _CHECK_CUE_RE = re.compile(r"\b(?:" + "|".join(CHECK_CUES) + r")\b", re.IGNORECASE)
 _EXAMPLE_CUE_RE = re.compile(r"\b(?:" + "|".join(EXAMPLE_CUES) + r")(?!\w)", re.IGNORECASE)
@@ -114,6 +114,16 @@ _BOX_REVISED_RE = re.compile(
 )
 
 
+# where a paragraph's clauses split (`Ich habe mich verrechnet, richtig ist 12.`)
+_CLAUSE_SPLIT_RE = re.compile(r"[.!?;:,\n\u3002\uff0c\uff1a\uff1b\uff01\uff1f\u060c\u0964\u1362]")
+
+
+def _disowns(paragraph: str) -> bool:
+    """Whether a paragraph after a section withdraws what came before in any language (`Mali ito.`,
+    `ይህ ትክክል አይደለም።`), as a word of error of `_CHECK_END_RE` does in English."""
+    return any(withdraws(clause) for clause in _CLAUSE_SPLIT_RE.split(paragraph[:600])[:8] if clause.strip())
+
+
 def drop_sections(after: str) -> str:
     """`after` without its explaining sections (`## Explanation`, `Note:`, `Remark:`): they explain, not answer.
 
@@ -132,7 +142,8 @@ def drop_sections(after: str) -> str:
         pos = len(after)
         for paragraph in _PARAGRAPH_RE.finditer(after, section.end()):
             following = _PARAGRAPH_RE.search(after, paragraph.end())
-            if _CHECK_END_RE.search(after, paragraph.end(), following.start() if following else len(after)):
+            stop = following.start() if following else len(after)
+            if _CHECK_END_RE.search(after, paragraph.end(), stop) or _disowns(after[paragraph.end() : stop]):
                 pos = paragraph.end()
                 break
     return "".join(out) + after[pos:]
@@ -229,18 +240,27 @@ _REFUTES_RE = re.compile(
     r"\b(?:do(?:es)?\s+not|don'?t|doesn'?t|fails?\s+to)\s+(?:agree|satisfy|work|hold|match|check\s+out)\b"
     r"|\bnot\s+an?\s+(?:valid\s+)?(?:solution|root)\b|\bextraneous\b|\bis\s+undefined\b|\bfails\b"
     r"|\bsomething(?:'s|\s+is)\s+(?:off|wrong|amiss)\b"
+    # (a root the check throws out, in more words and languages: `an artifact of squaring`, `must be thrown out`,
+    # `eine Scheinlösung`, `una solución extraña`, `une solution parasite`, `11 と合わない`)
+    r"|\bartifacts?\s+of\b|\b(?:must|should|has\s+to)\s+be\s+(?:thrown\s+out|discarded|rejected|excluded|dropped)\b"
+    r"|\bspurious\b|\bScheinl[öo]sung|\bsoluci[óo]n\s+extra[ñn]a\b|\bsolution\s+(?:parasite|étrangère)\b"
+    r"|(?P<mismatch>\u5408\u308f\u306a\u3044|\u4e00\u81f4\u3057\u306a\u3044|\u4e0d\u4e00\u81f4|\u4e0d\u7b26|\u4e0d\u76f8\u7b26)"
     # (`with our boxed $x = 4$ it is $0 \neq 12$`: an inequality the check arrives at, no mark of success after it)
     r"|(?:\\neq?|\u2260)(?![^.\n]*[\u2713\u2714\u2705])"
-    r"|(?P<mark>[" + FAILURE_MARKS + r"])\ufe0f?[ \t*_]*$",  # (`... RHS $= -2$. ✗`: a check marked failed)
+    # (`... RHS $= -2$. ✗`: a check marked failed, at the line's end or before what the line goes on to say)
+    r"|(?P<mark>[" + FAILURE_MARKS + r"])\ufe0f?[ \t*_]*(?:$|[.;,])",
     re.IGNORECASE | re.MULTILINE,
 )
 # a variable set to a value (`x = 5`, `n_1 = 3`): a check that names none tests the answer itself
 _ASSIGNMENT_RE = re.compile(r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d")
 _CHECK_OPENER_RE = re.compile(
-    r"\b(?:check\w*|verif\w*|for|with|substitut\w*|plug\w*|test\w*|try|trying|at)\b", re.IGNORECASE
+    r"\b(?:check\w*|verif\w*|for|with|substitut\w*|plug\w*|test\w*|try|trying|at)\b|"
+    + "|".join(CHECK_LABELS_GLUED),
+    re.IGNORECASE,
 )
 _NAMED_IN_CLAUSE_RE = re.compile(
-    r"(?<![\w\\])[A-Za-z]\s*=\s*(-?\d+(?:\.\d+)?)\$?\s*(?:is|was|does|doesn't|fails)?\s*\Z"
+    r"(?<![\w\\])[A-Za-z]\s*=\s*(-?\d+(?:\.\d+)?)\$?"
+    r"(?:\s+(?:is|was|does|doesn't|fails|must|should|es|est|ist|eine?|une?|una?|an?)\b)*+\s*\Z"
 )
 _CHECKED_VALUE_RE = re.compile(r"(?<![\w.^_{])-?\d+(?:\.\d+)?(?![\w.])")
 
@@ -261,10 +281,12 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
         # (`Plugging back in: LHS $= 2$, RHS $= -2$. ✗`: a check that sets no variable and is marked failed
         # tests the answer itself; `Check 7: left = 2, right = -2. ✗` names the value it checked before its colon)
         implicit = (
-            m.group("mark") is not None
+            (m.group("mark") is not None or m.group("mismatch") is not None)
             and opener is not None
             and not _ASSIGNMENT_RE.search(block)
-            and not re.search(r"\d", block[opener.end() : opener.end() + 30].split(":", 1)[0])
+            and not re.search(
+                r"\d", re.split(r"[:\uff1a]", block[opener.end() : opener.end() + 30], maxsplit=1)[0]
+            )
         )
         # (the value the refuting clause names itself: `These differ, so $x = 2$ is extraneous.`)
         named = _NAMED_IN_CLAUSE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])

@@ -27,8 +27,8 @@ WRONG_WORDS_SPACED = (
     "on\\s+vale", "vigane", "virheellinen", "anghywir", "camgymeriad", "mícheart", "earráid", "ceàrr",
     "mearachd", "fazi", "okerra", "oker", "ez\\s+da\\s+zuzena", "akatsa", "incorrecte", "erroni", "equivocat",
     "erróneo", "errónea", "equivocad[oa]", "incorect[ăa]?", "rangt", "vitlaus\\w*", "röng", "verkeerd", "sbagliat[oaie]",
-    "errat[oaie]", "erroné", "erronée", "fehlerhaft", "helytelen", "téves", "nesprávn[eéáý]", "niepoprawn\\w*",
-    "felaktig", "feilaktig", "inkorrekt", "galt", "gabim\\w*", "gabuar", "nagkamali", "pasaktë", "żbaljat[aie]?", "ħażin", "żball",
+    "errat[oaie]", "erroné", "erronée", "fehlerhaft", "helytelen", "téves", "nesprávn[aeéáýy]", "niepoprawn\\w*",
+    "felaktig", "feilaktig", "inkorrekt", "galt", "gabim\\w*", "gabuar", "nagkamali", "mali\\s+(?:ito|iyan|yan|yon|iyon)", "pasaktë", "żbaljat[aie]?", "ħażin", "żball",
     "malĝust[aeo]", "eraro",
     # Indic and Iranian not yet read, Semitic, Ethiopic: ur pa gu mr ta te kn ml si ne fa ar he am
     "غلط", "نادرست", "ਗਲਤ", "ਗ਼ਲਤ", "ખોટ\\w*", "ભૂલ", "चूक", "चुकीच\\w*", "त्रुटि", "தவறு", "తప్పు", "ತಪ್ಪು",

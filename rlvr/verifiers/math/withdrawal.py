@@ -29,6 +29,7 @@ import re
 from fractions import Fraction
 
 from rlvr.verifiers.math.languages import DISOWNING, NO_WORDS
+from rlvr.verifiers.math.phrase_words import CHECK_LABELS, CHECK_LABELS_GLUED
 from rlvr.verifiers.math.polarity import ANSWER, CUE_WORDS, judges_wrong, other_language_wrong, wordset
 
 # any value: a box, a math span, a digit
@@ -437,6 +438,17 @@ _REFUTED_BY_BOUND_RE = re.compile(
 )
 
 
+# a sentence a check label opens (`Check: ...`, `**Verification:** ...`, `验算：...`)
+_CHECK_SENTENCE_RE = re.compile(
+    r"^[\W_]{0,4}(?:(?:"
+    + "|".join(CHECK_LABELS)
+    + r")(?!\w)|"
+    + "|".join(CHECK_LABELS_GLUED)
+    + r")[ \t*_]*[:\uff1a]",
+    re.IGNORECASE,
+)
+
+
 def withdrawal_end(text: str, pos: int, answer: str | None = None, depth: int = 0) -> int | None:
     """Where the sentence after `pos` that withdraws what was stated ends (the scan stops at the first value
     other than a restatement of `answer`), the reply's end when it ends on a revision it announced (`Let me
@@ -455,7 +467,8 @@ def withdrawal_end(text: str, pos: int, answer: str | None = None, depth: int = 
             return m.end()
         if _REFUTED_BY_BOUND_RE.search(sentence):
             return m.end()  # `Hmm, that's bigger than 1, which a probability can't be.`: refuted by a bound
-        if _VALUE_RE.search(sentence):
+        if _VALUE_RE.search(sentence) and not _CHECK_SENTENCE_RE.match(sentence):
+            # (a check's values test the answer: `Check: $4 - 1 = 3$. This is wrong.` judges the answer)
             # a new statement: what follows it judges that one; but one opened by a withdrawal must revise to
             # one value (`Nope, it is 8.`), else it withdrew the answer and offered none (`Nope, 8 or 9.`,
             # `This contradicts $n > 10$.`: the value is what the judgement names, no revision)
