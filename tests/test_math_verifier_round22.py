@@ -20,6 +20,7 @@ _ROOT = (
     "Squaring: $(x-2)(x-9) = 0$.\n\nThe smaller root is the one I'll take: $\\boxed{2}$.\n\n"
     "Plugging back in: $\\sqrt{2+7} = 3$ while $2 - 5 = -3$. "
 )
+_DIAGONALS = "A decagon has $\\frac{10 \\cdot 7}{2} = 35$ diagonals.\n\n$\\boxed{35}$\n\n"
 _TAKEN = "Solve $3x - 2 = 11$: I'll take $x = 4$.\n\n$\\boxed{4}$\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -56,6 +57,20 @@ _NOT_COMMITTED = [
     (_ROOT + "Donc $x = 2$ est une solution parasite.", "2"),
     (_TAKEN + "検算：$3 \\times 4 - 2 = 10$、11 と合わない。", "4"),
     (_TAKEN + "Plug-back: $3(4) - 2 = 10 \\neq 11$ ❌. So the right value is $x = \\frac{13}{3}$.", "4"),
+    # answer cards of more syntaxes: semicolon rows, TOML and INI fields, a red light, a LaTeX cross, a zero grade
+    (_DIAGONALS + "Answer;45\nMethod;n(n-3)/2", "35"),
+    (_DIAGONALS + "Answer: 35 🔴 (failed self-check)", "35"),
+    (_DIAGONALS + "```toml\n[result]\nanswer = 45\nverified = true\n```", "35"),
+    (_DIAGONALS + "```toml\n[result]\nanswer = 35\nverified = false\n```", "35"),
+    (_DIAGONALS + "```ini\n[result]\nanswer=35\ncorrect=no\n```", "35"),
+    (_DIAGONALS + '```toml\nanswer = 35\nself_check = "FAIL"\n```', "35"),
+    (
+        _DIAGONALS
+        + "\\begin{tabular}{ll}\nAnswer & 35 \\\\\nCheck & \\texttimes{} (mismatch) \\\\\n\\end{tabular}",
+        "35",
+    ),
+    (_DIAGONALS + "Self-grade: 0/10", "35"),
+    (_DIAGONALS + "Status: 🔴", "35"),
 ]
 
 
@@ -88,6 +103,14 @@ _COMMITTED = [
         "Check $x = 9$: $4 = 4$ ✓.",
         "9",
     ),
+    (_DIAGONALS + "Answer;35\nMethod;n(n-3)/2", "35"),
+    (_DIAGONALS + "Answer: 35 ✅ (self-check passed)", "35"),
+    (_DIAGONALS + "```toml\n[result]\nanswer = 35\nverified = true\n```", "35"),
+    (_DIAGONALS + "```ini\n[result]\nanswer=35\ncorrect=yes\n```", "35"),
+    (_DIAGONALS + "\\begin{tabular}{ll}\nAnswer & 35 \\\\\nCheck & \\checkmark \\\\\n\\end{tabular}", "35"),
+    (_DIAGONALS + "Self-grade: 10/10", "35"),
+    (_DIAGONALS + "Status: 🟢", "35"),
+    (_DIAGONALS + "Perimeter = 30\nArea = 45", "35"),  # (equations are no card: another quantity's value)
     # a failed check that names another candidate before its colon does not test the box
     ("Solving gives $x = 0$.\n\n$\\boxed{0}$\n\nCheck 7: left = 2, right = -2. ✗", "0"),
 ]

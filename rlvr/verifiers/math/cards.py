@@ -43,6 +43,11 @@ _KEY_VALUE_RE = re.compile(
     r"(?!//)[ \t]*(?P<v>[^\n]{1,160}?)[ \t]*,?$",
     re.MULTILINE,
 )
+# `key = literal` on its own line (TOML, INI: `verified = false`, `self_check = "FAIL"`, `answer=45`): an identifier
+# for a key and a literal for a value, so that an equation (`A = 35 + 10`) is no field
+_ASSIGNED_FIELD_RE = re.compile(
+    r"^[ \t]*(?P<k>[A-Za-z_][\w\-]{0,30})[ \t]*=[ \t]*(?P<v>\"[^\"\n]{0,40}\"|'[^'\n]{0,40}'|[\w.\-/]{1,40})[ \t]*$"
+)
 # the members of a JSON object written on one line (`{"answer": "5/2", "is_correct": false}`)
 _INLINE_MEMBER_RE = re.compile(
     r"[{,][ \t]*\"(?P<k>[A-Za-z][\w \-]{0,30})\"[ \t]*:[ \t]*(?P<v>\"[^\"\n]{0,80}\"|[^,}\n]{1,40})"
@@ -60,26 +65,31 @@ _STATUS_KEY_RE = re.compile(
     r"|correct|is\s+correct|confirmed|review|verification|consistent|passed|ok|audit|sanity|outcome|assessment"
     r"|approved|evaluation|grade|estado|statut|statu|durum|stav|stan|tila|\u00e1llapot|tarkistuksen|tr\u1ea1ng\s+th\u00e1i|\u0441\u0442\u0430\u0442\u0443\u0441"
     r"|" + "|".join(CHECK_LABELS) + r")\b"
-    r"|\u6821\u9a8c|\u6838\u5bf9|\u72b6\u6001|\u72b6\u614b|\u7d50\u679c|\u7ed3\u679c|"
+    r"|\u6821\u9a8c|\u6838\u5bf9|\u72b6\u6001|\u72b6\u614b|\u7d50\u679c|\u7ed3\u679c|\u5224\u5b9a|\u5224\u65ad|\u8a55\u4fa1|"
     + "|".join(CHECK_LABELS_GLUED),
     re.IGNORECASE,
 )
 _REJECTING_RE = re.compile(
-    r"^(?:false|no|n|0|nope)$|\b(?:rejected|invalid|fail(?:s|ed|ing)?|wrong|incorrect|superseded|retracted"
+    r"^(?:false|no|n|0|nope|ng)$|^0(?:\.0+)?\s*(?:/|out\s+of)\s*\d+$|^\\(?:texttimes|times|xmark)\b|\bmismatch(?:ed)?\b|\b(?:rejected|invalid|fail(?:s|ed|ing)?|wrong|incorrect|superseded|retracted"
     r"|withdrawn|refuted|disproved|not\s+(?:verified|valid|correct|passed|ok|approved)|does\s+not\s+hold"
     r"|doesn't\s+hold|\u043d\u0435\s+\u043f\u0440\u043e\u0439\u0434\u0435\u043d\w*|fallid[oa]|[ée]chou[ée]e?"
     r"|fehlgeschlagen|nicht\s+bestanden|reprovad[oa]|nieudan\w*|ba\u015far\u0131s\u0131z)\b"
     r"|\bsikertelen\b|\bhyl\u00e4tty\b|\bep\u00e4onnistui\b|\u5931\u8d25|\u5931\u6557|\u4e0d\u901a\u8fc7|\u4e0d\u5408\u683c|["
     + FAILURE_MARKS
-    + "]",
+    + "\U0001f534\U0001f7e5]",  # (and a red light or square: `Status: 🔴`)
     re.IGNORECASE,
 )
+
+
+_SEMICOLON_ROW_RE = re.compile(r"[ \t]*[^\W\d_][\w \-]{0,30};[^;\n]{1,60}")
 
 
 def _cells(line: str) -> list[str]:
     """The cells of a table row in any syntax, markup dropped (`<tr><td><b>Answer</b></td>...` -> [Answer, ...])."""
     split = _CELL_BREAK_RE.sub("|", line) if "|" not in line else line
     split = split.replace("\t", "|")  # (a tab-separated card: `answer\t48`)
+    if "|" not in split and _SEMICOLON_ROW_RE.fullmatch(split):
+        split = split.replace(";", "|")  # (`Answer;45`: a row of a semicolon-separated card)
     return [c for c in (_unmarked(cell) for cell in split.split("|")) if c]
 
 
@@ -100,21 +110,21 @@ def _fields(tail: str) -> list[tuple[str, str, int, int, bool]]:
         found.append(
             (_key(m.group("k")), m.group("v").strip().strip('"').strip(), m.start("v"), m.end("v"), False)
         )
-    tabled = "|" in tail or "<" in tail or "&" in tail or "\t" in tail
+    tabled = "|" in tail or "<" in tail or "&" in tail or "\t" in tail or ";" in tail
     # (an HTML row or definition ends a field: `<dt>Total</dt><dd>8</dd><dt>Answer</dt><dd>42</dd>` holds two)
     for line in re.finditer(
         r"[^\n]*?</(?:tr|dd)>|[^\n]+", tail
     ):  # (a window is bounded: a long log is read at its two ends)
         text = line.group()
-        cells = _cells(text) if tabled and any(c in text for c in "|<&\t") else []
+        cells = _cells(text) if tabled and any(c in text for c in "|<&\t;") else []
         if len(cells) >= 2:
             at = text.rfind(cells[1])
             start = line.start() + (at if at >= 0 else 0)
             found.append((_key(cells[0]), cells[1], start, start + len(cells[1]), True))
             continue
-        field = _KEY_VALUE_RE.match(text)
+        field = _KEY_VALUE_RE.match(text) or _ASSIGNED_FIELD_RE.match(text)
         if field is not None:
-            value = _unmarked(field.group("v"))
+            value = _unmarked(field.group("v")).strip("\"'")
             found.append(
                 (
                     _key(field.group("k")),
@@ -141,16 +151,25 @@ def _rejects(value: str) -> bool:
     return bool(_REJECTING_RE.match(value) or other_language_wrong(value[:24]))
 
 
+_MARKED_VALUE_RE = re.compile(
+    r"[^\s" + FAILURE_MARKS + r"]{1,30}[ \t]*[" + FAILURE_MARKS + r"\U0001f534\U0001f7e5]"
+)
+
+
 def card_rejects(text: str, answer_end: int) -> bool:
     """Whether a card after the answer (which ends at `answer_end`) has a status field that rejects it; one line
     alone is such a card (`Audit: ❌ failed — ...`, `校验结果：失败`)."""
     fields = [f for _, window in _windows(text, answer_end) for f in _fields(window)]
     # (a key that names a value checks that candidate, not the answer: `Check x = -3: ✗ (extraneous)`; the answer's
     # row in a table of statuses judges it: `| Step | Status |` ... `| Final answer | ✘ fails |`)
+    # (an answer field whose value a failure mark follows is judged where it stands: `Answer: 35 🔴 (failed)`)
     return any(
-        (_STATUS_KEY_RE.search(k) or (table and _ANSWER_KEY_RE.fullmatch(k)))
-        and not re.search(r"\d", k)
-        and _rejects(v)
+        (
+            (_STATUS_KEY_RE.search(k) or (table and _ANSWER_KEY_RE.fullmatch(k)))
+            and not re.search(r"\d", k)
+            and _rejects(v)
+        )
+        or (_ANSWER_KEY_RE.fullmatch(k) and _MARKED_VALUE_RE.match(v))
         for k, v, _, _, table in fields
     )
 
