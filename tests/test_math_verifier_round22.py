@@ -21,6 +21,10 @@ _ROOT = (
     "Plugging back in: $\\sqrt{2+7} = 3$ while $2 - 5 = -3$. "
 )
 _DIAGONALS = "A decagon has $\\frac{10 \\cdot 7}{2} = 35$ diagonals.\n\n$\\boxed{35}$\n\n"
+_ANGLE = "Each angle is $\\frac{180^\\circ}{3}$.\n\nSo each angle measures $\\boxed{60}$ degrees "
+_WALK = "Walking 4 km at 4 km/h takes 1 hour = 60 minutes.\n\nSo the walk takes $\\boxed{60}$ minutes "
+_HALVED = "Since the two groups are unordered, we divide by 2: $48 / 2 = 24$.\n\n"
+_LARGER = "We have $a + b = 19$ and $ab = 84$, giving $\\{7, 12\\}$. The larger is $\\boxed{12}$.\n\n"
 _TAKEN = "Solve $3x - 2 = 11$: I'll take $x = 4$.\n\n$\\boxed{4}$\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -71,6 +75,20 @@ _NOT_COMMITTED = [
     ),
     (_DIAGONALS + "Self-grade: 0/10", "35"),
     (_DIAGONALS + "Status: 🔴", "35"),
+    # glosses in Ethiopic numerals, Turkish words, long worded glosses, approximate and fraction glosses
+    (_ANGLE + "(፷፩).", "60"),
+    (_ANGLE + "(altmış bir).", "60"),
+    (_WALK + "(that is, sixty-one with the one-minute pause at the gate).", "60"),
+    (_WALK + "[≈ 61].", "60"),
+    ("So $x = \\boxed{0.5}$ (i.e. $\\tfrac{1}{3}$).", "\\frac{1}{2}"),
+    # `if ... would` in Dutch, Polish, Czech, Swedish; German `bzw.`; `disregard this result` in French and Chinese
+    (_HALVED + "Als de volgorde ertoe deed, zou het antwoord $\\boxed{48}$ zijn.", "48"),
+    (_HALVED + "Gdyby kolejność miała znaczenie, odpowiedź byłaby $\\boxed{48}$.", "48"),
+    (_HALVED + "Kdyby na pořadí záleželo, odpověď by byla $\\boxed{48}$.", "48"),
+    (_HALVED + "Om ordningen spelade roll skulle svaret vara $\\boxed{48}$.", "48"),
+    ("Antwort: 24 bzw. 25.", "24"),
+    (_LARGER + "Ne tenez pas compte de ce résultat.", "12"),
+    (_LARGER + "请忽略上面的答案。", "12"),
 ]
 
 
@@ -111,6 +129,17 @@ _COMMITTED = [
     (_DIAGONALS + "Self-grade: 10/10", "35"),
     (_DIAGONALS + "Status: 🟢", "35"),
     (_DIAGONALS + "Perimeter = 30\nArea = 45", "35"),  # (equations are no card: another quantity's value)
+    (_ANGLE + "(፷).", "60"),
+    (_ANGLE + "(altmış).", "60"),
+    (_WALK + "(that is, sixty minutes of walking at a steady pace).", "60"),
+    (_WALK + "(one of the two legs of the trip).", "60"),
+    (_WALK + "[≈ 60].", "60"),
+    ("So $x = \\boxed{0.5}$ (i.e. $\\tfrac{1}{2}$).", "\\frac{1}{2}"),
+    ("The answer is $\\boxed{5}$ [1].", "5"),  # (a reference mark)
+    (_HALVED + "Als we delen door 2, is het antwoord $\\boxed{24}$.", "24"),
+    (_HALVED + "Om vi delar med 2 blir svaret $\\boxed{24}$.", "24"),
+    (_LARGER + "上面的答案是对的。", "12"),
+    ("Wir ignorieren die Reihenfolge, also gibt es $\\boxed{12}$ Paare.", "12"),
     # a failed check that names another candidate before its colon does not test the box
     ("Solving gives $x = 0$.\n\n$\\boxed{0}$\n\nCheck 7: left = 2, right = -2. ✗", "0"),
 ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from fractions import Fraction
 
 from rlvr.verifiers.math.assertion import negated_frame, unasserted
 from rlvr.verifiers.math.boxes import box_groups
@@ -207,10 +208,11 @@ def _roman_value(numeral: str) -> int:
 # `\\boxed{32} (achtundvierzig Quadrateinheiten)`): one value and its unit, read as a second value if it differs
 _GLOSS_MARK = r"(?:that\s+is|i\.\s?e\.|namely|in\s+words|\u5927\u5199)"
 _GLOSS_RE = re.compile(
-    r"[ \t$]*+(?:(?P<unit>[^\W\d_]{1,12})[ \t]*+)?(?:[(\uff08][ \t]*(?:"
+    r"[ \t$]*+(?:(?P<unit>[^\W\d_]{1,12})[ \t]*+)?(?:(?P<open>[(\uff08\[])[ \t]*(?:"
     + _GLOSS_MARK
     + r"[ \t]*[,:\uff1a]?[ \t]*)?"
-    r"(?P<bracketed>[^()\uff08\uff09\n]{1,60})[)\uff09]"
+    # (an approximate gloss is a value too: `\boxed{60} minutes [≈ 61]`)
+    r"(?P<approx>(?:\u2248|~|about|approximately|circa|ca\.)[ \t]*)?(?P<bracketed>[^()\uff08\uff09\[\]\n]{1,60})[)\uff09\]]"
     # (or with no bracket, after a dash or comma and a word that restates: `\boxed{14} — that is, XVI.`)
     r"|[.,]?[ \t]*+(?:[\u2014\u2013]|--?)?[ \t]*+"
     + _GLOSS_MARK
@@ -224,17 +226,39 @@ _CJK_RUN_RE = re.compile(
 )
 
 
+_GLOSS_FRACTION_RE = re.compile(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}|(\d+)/(\d+)")
+_ETHIOPIC_RE = re.compile(r"[\u1369-\u137c]{1,6}")
+
+
+def _ethiopic_value(numeral: str) -> int:
+    """The value of an Ethiopic numeral (`፷፩` is 61): units and tens add, `፻` multiplies by a hundred."""
+    total = current = 0
+    for char in numeral:
+        code = ord(char)
+        if code <= 0x1371:
+            current += code - 0x1368
+        elif code <= 0x137A:
+            current += 10 * (code - 0x1371)
+        else:  # ፻ (100), ፼ (10,000)
+            total = (total + max(current, 1)) * (100 if code == 0x137B else 10_000)
+            current = 0
+    return total + current
+
+
 def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
     """(start, end, value) of a one-value gloss in a bracket after the answer (see above), if any."""
     m = _GLOSS_RE.match(text, answered) if answered >= 0 else None
     group = "bracketed" if m is not None and m.group("bracketed") is not None else "dashed"
     inner = m.group(group).strip() if m is not None else ""
     dozens = _DOZENS_RE.match(inner)
+    if m is not None and m.group("open") == "[" and not m.group("approx"):
+        return []  # (`\\boxed{5} [1]`: a reference mark; a square bracket glosses only with `≈`)
     if m is None or (SCALE_WORD_RE.search(inner) and dozens is None):
         return []  # (`\\boxed{24} (2 dozen)`: a value and its scale, read by the scale rules)
     words = inner.split()
     first = words[0] if words else ""
     value: str | None = None
+    fraction = _GLOSS_FRACTION_RE.fullmatch(inner.strip("$ "))
     digits = re.match(r"\d+(?![\d.,/%\u2030\u00b0])", inner)
     unit = re.match(r"\s*([A-Za-z]+)", inner[digits.end() :]) if digits is not None else None
     if (
@@ -249,12 +273,31 @@ def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
         value = str(int(count) * 12 + int(extra)) if count and extra and (count + extra).isdigit() else None
     elif digits is not None and not re.search(r"\d", inner[digits.end() :]) and digits.group().isdecimal():
         value = str(int(digits.group()))  # (`٤٨`, `３２`: any script's digits; `48元整`: a unit glued on)
+    elif fraction is not None:  # (`(i.e. $\\tfrac{1}{3}$)`, `(1/3)`)
+        ratio = Fraction(
+            int(fraction.group(1) or fraction.group(3)), int(fraction.group(2) or fraction.group(4)) or 1
+        )
+        # (a decimal answer is compared with the fraction's decimal: `0.5 (1/2)` restates it)
+        exact = (
+            ratio.denominator == 2 ** (ratio.denominator.bit_length() - 1) or 10**6 % ratio.denominator == 0
+        )
+        value = (
+            str(ratio.numerator / ratio.denominator)
+            if exact
+            else f"\\frac{{{ratio.numerator}}}{{{ratio.denominator}}}"
+        )
     elif (run := _CJK_RUN_RE.match(inner)) is not None:
         value = cjk_number(run.group())
+    elif _ETHIOPIC_RE.fullmatch(inner):
+        value = str(_ethiopic_value(inner))  # (`፷፩`)
     elif _NUMERAL_RE.fullmatch(inner):
         value = str(_roman_value(inner))  # (`— that is, XVI`)
-    elif first.replace("-", "").isalpha() and len(words) <= 3 and not re.search(r"\d", inner):
-        value = _in_words(first)
+    elif first.replace("-", "").isalpha() and not re.search(r"\d", inner):
+        # (the number's words, up to three, then what it counts: `altmış bir`, `sixty-one with the pause`; a
+        # longer gloss only after `that is` / `i.e.`, so that `(one of the two roots)` states no value)
+        marked = re.search(_GLOSS_MARK, text[m.start() : m.start(group)], re.IGNORECASE) is not None
+        if len(words) <= 3 or marked:
+            value = next((v for k in (3, 2, 1) if (v := _in_words(" ".join(words[:k])))), None)
     return [] if value is None else [(m.start(group), m.end(group), value)]
 
 

@@ -1,5 +1,5 @@
-"""Numbers written in the words of other languages, 0 to 99: German, French, Spanish, Italian, Portuguese and
-Russian (`vierundzwanzig`, `quatre-vingt-dix`, `treinta y dos`, `двадцать четыре`). `numerals.py` reads them in a
+"""Numbers written in the words of other languages, 0 to 99: German, French, Spanish, Italian, Portuguese,
+Russian and Turkish (`vierundzwanzig`, `quatre-vingt-dix`, `treinta y dos`, `двадцать четыре`). `numerals.py` reads them in a
 reply's text, `number_words.py` as a whole answer (split from `numerals.py`)."""
 
 from __future__ import annotations
@@ -64,6 +64,10 @@ def _words_to_99() -> dict[str, int]:
     ru = add("ноль один/одна/одно два/две три четыре пять шесть семь восемь девять десять одиннадцать двенадцать "
              "тринадцать четырнадцать пятнадцать шестнадцать семнадцать восемнадцать девятнадцать")  # fmt: skip
     tens("двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто", ru[1:10], "{t} {u}")
+    # Turkish: `on` (10) is an English word, so ten alone is left out (`on bir` to `on dokuz` are read)
+    tr = add("sıfır bir iki üç dört beş altı yedi sekiz dokuz")
+    table.update({_plain(f"on {f[0]}"): 10 + k for k, f in enumerate(tr[1:10], 1)})
+    tens("yirmi otuz kırk elli altmış yetmiş seksen doksan", tr[1:10], "{t} {u}")
     return table
 
 

@@ -90,8 +90,24 @@ RETRACT_WORDS_SPACED = (
     "rút\\s+lại", "saya\\s+tarik\\s+kembali", "lupakan\\s+itu", "वापस\\s+लेता", "वापस\\s+लेती", "беру\\s+(?:свои\\s+слова\\s+)?назад",
     "забудьте|забудь\\s+(?:это|об\\s+этом)", "отставить", "ik\\s+neem\\s+(?:dat|het)\\s+terug", "vergeet\\s+dat",
     "jag\\s+tar\\s+tillbaka", "glöm\\s+det",
+    # `disregard this result` addressed to the reader: fr es it pt de ru pl
+    "ne\\s+tenez\\s+pas\\s+compte", "ignorez\\s+(?:ce|cette|la|le)", "no\\s+tengas?\\s+en\\s+cuenta",
+    "ignora\\s+(?:el|la|este|esta|questo|questa|il)\\s+(?:resultado|respuesta|risultato|risposta)",
+    "desconsidere", "ignorieren\\s+Sie", "ignoriere\\s+(?:das|die|den)", "не\\s+обращайте\\s+внимания",
+    "zignoruj",
 )  # fmt: skip
-RETRACT_WORDS_GLUED = ("취소", "철회", "取り消", "撤回", "作废", "作廢", "收回")
+RETRACT_WORDS_GLUED = (
+    "취소",
+    "철회",
+    "取り消",
+    "撤回",
+    "作废",
+    "作廢",
+    "收回",
+    "请忽略",
+    "請忽略",
+    "無視して",
+)
 
 #: `no` as a clause of its own (`Nē, tas ir nepareizi`, `Rárá, dúró, ...`): lv lt/cs/sk bg/sr/mk uk pl hu fi/et ro
 #: tr el he ar fa hi bn ta te kn ml si th vi id sw yo ka hy nl sv/da no/is.
@@ -151,6 +167,17 @@ WITHOUT_CONDITIONALS = (
 )  # fmt: skip
 
 
+#: A counterfactual opened by `if` with a verb in the conditional mood after it (`Als de volgorde ertoe deed, zou het
+#: antwoord ... zijn`, `Gdyby kolejność miała znaczenie, odpowiedź byłaby ...`): (if, conditional) of nl sv no da pl
+#: cs sk ro hu fi tr (not the languages whose `if ... will` is a plain conditional).
+IF_CONDITIONALS = (
+    ("(?:als|indien)", "(?:zou|zouden)"), ("om", "skulle"), ("hvis", "(?:ville|skulle)"),
+    ("(?:gdyby|jeśliby|jeżeliby)", "(?:by|byłaby|byłby|byłoby|wynosiłaby|wynosiłby)"),
+    ("(?:kdyby|pokud\\s+by|keby|ak\\s+by)", "(?:by|bylo\\s+by|by\\s+bylo|by\\s+byla|by\\s+byl|bola\\s+by|by\\s+bola)"),
+    ("dacă", "ar\\s+fi"), ("ha", "(?:lenne|volna)"), ("jos", "(?:olisi|tulisi)"), ("eğer", "(?:olurdu|olacaktı)"),
+)  # fmt: skip
+
+
 def spaced(words: tuple[str, ...]) -> str:
     """A regex alternation of `words` as whole words (no letter touches either end)."""
     return r"(?<![^\W\d_])(?:" + "|".join(words) + r")(?![^\W\d_])"
@@ -175,6 +202,8 @@ DISOWNING = WRONG + "|" + RETRACT
 MAYBE = spaced(MAYBE_WORDS_SPACED) + "|" + glued(MAYBE_WORDS_GLUED)
 #: Every supposition opener above, as one regex fragment.
 SUPPOSE = spaced(SUPPOSE_WORDS_SPACED) + "|" + glued(SUPPOSE_WORDS_GLUED)
-#: `without ... would` of every language above, as one regex fragment (the condition and its consequent in one
+#: `without ... would` and `if ... would` of every language above, as one regex fragment (the condition and its consequent in one
 #: sentence).
-WITHOUT_WOULD = "|".join(rf"{spaced((w,))}[^.!?\n]*?{spaced((c,))}" for w, c in WITHOUT_CONDITIONALS)
+WITHOUT_WOULD = "|".join(
+    rf"{spaced((w,))}[^.!?\n]*?{spaced((c,))}" for w, c in WITHOUT_CONDITIONALS + IF_CONDITIONALS
+)

@@ -101,6 +101,7 @@ FOREIGN_OR = (
     "или", "либо", "або", "ou", "oder", "oppure", "lub", "albo", "nebo", "hoặc", "veya", r"ya\s+da", "atau",
     "eller", "ή", "या", "或者", "或是", "或", "または", "もしくは", "또는", "혹은", "vagy", "tai", "sau", "או", "أو", "یا",
     "ან", "tàbí", "tabi", "eða", "ose",  # ka yo is sq
+    r"bzw\.", "beziehungsweise", "respektive",  # de: `24 bzw. 25` offers both
 )  # fmt: skip
 FOREIGN_AND = (
     "и", "і", "und", "et", "oraz", "và", "ve", "och", "og", "και", "और", "和", "及", "および", "그리고",
