@@ -25,6 +25,8 @@ _ANGLE = "Each angle is $\\frac{180^\\circ}{3}$.\n\nSo each angle measures $\\bo
 _WALK = "Walking 4 km at 4 km/h takes 1 hour = 60 minutes.\n\nSo the walk takes $\\boxed{60}$ minutes "
 _HALVED = "Since the two groups are unordered, we divide by 2: $48 / 2 = 24$.\n\n"
 _LARGER = "We have $a + b = 19$ and $ab = 84$, giving $\\{7, 12\\}$. The larger is $\\boxed{12}$.\n\n"
+_AREA = "Its area is $\\frac12 \\cdot 5 \\cdot 12 = 30$ and its perimeter is $30$ as well.\n\n"
+_ODD = "The sum of the first 20 odd numbers is $20^2 = 400$.\n\n$$\\boxed{400}$$\n\n"
 _TAKEN = "Solve $3x - 2 = 11$: I'll take $x = 4$.\n\n$\\boxed{4}$\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -89,6 +91,15 @@ _NOT_COMMITTED = [
     ("Antwort: 24 bzw. 25.", "24"),
     (_LARGER + "Ne tenez pas compte de ce résultat.", "12"),
     (_LARGER + "请忽略上面的答案。", "12"),
+    # `or about thirty-one`; a German `Tsd.`; a value called the correct one; a FIXME; a check's `24 \\ne 30`
+    (_AREA + "The area is $\\boxed{30}$, or about thirty-one once the rounding is accounted for.", "30"),
+    ("Kosten: $18 \\times 2500 = 45000$ Euro.\n\nAntwort: 45 Tsd. €", "45"),
+    (_ODD + "The correct value is 420.", "400"),
+    (_ODD + "FIXME: off by one somewhere, recheck before submitting.", "400"),
+    (
+        "> **Final Answer:** $\\boxed{30}$\n\nThe reference claims this. Let me check: $6 \\times 4 = 24 \\ne 30$.",
+        "30",
+    ),
 ]
 
 
@@ -140,6 +151,15 @@ _COMMITTED = [
     (_HALVED + "Om vi delar med 2 blir svaret $\\boxed{24}$.", "24"),
     (_LARGER + "上面的答案是对的。", "12"),
     ("Wir ignorieren die Reihenfolge, also gibt es $\\boxed{12}$ Paare.", "12"),
+    (_AREA + "The area is $\\boxed{30}$, or thirty square units.", "30"),
+    ("Kosten: $18 \\times 2500 = 45000$ Euro.\n\nAntwort: 45 Tsd. €", "45000"),
+    ("Harga satu buku Rp 9.000, jadi $5 \\times 9.000 = 45.000$.\n\nJawaban: Rp 45 rb", "45000"),
+    (_ODD + "The value is correct.", "400"),
+    (_ODD + "The correct value is 420.", "420"),
+    (
+        "**Answer: 11**\n\nSo $7 + 7 = 14$, not 11: I miscounted at the top. The correct count is **14**.",
+        "14",
+    ),
     # a failed check that names another candidate before its colon does not test the box
     ("Solving gives $x = 0$.\n\n$\\boxed{0}$\n\nCheck 7: left = 2, right = -2. ✗", "0"),
 ]

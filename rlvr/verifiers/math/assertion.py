@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 
 from rlvr.verifiers.math.boxes import outer_boxes
+from rlvr.verifiers.math.number_words import number_from_words
 from rlvr.verifiers.math.remarks import (
     _CONDITION_RE,
     _REACH,
@@ -241,8 +242,10 @@ _OR_VALUE_AFTER_RE = re.compile(
     r"^[\s$}]*(?:[(\[\uff08,;\uff0c\u3001]|[-\u2013\u2014]+)\s*"
     + _OR
     # (a hedge adverb may stand between: `ou peut-être $20$`, `or maybe 9`, `oder vielleicht 9`)
-    + r"(?![^\W\d_])(?:\s+(?:maybe|perhaps|possibly|peut-[êe]tre|vielleicht|quiz[áa]s|tal\s+vez|talvez|forse))?"
-    r"\s*\$?\s*(-?[\d\\][^$\s,;)\uff09]*)",
+    + r"(?![^\W\d_])(?:\s+(?:maybe|perhaps|possibly|peut-[êe]tre|vielleicht|quiz[áa]s|tal\s+vez|talvez|forse"
+    r"|about|approximately|roughly|around|nearly|almost|circa|ungefähr|environ|aproximadamente|circa))?"
+    # (the other value in words too: `\boxed{30}, or about thirty-one once ...`)
+    r"\s*\$?\s*(-?[\d\\][^$\s,;)\uff09]*|[a-z]+(?:-[a-z]+)?)",
     re.IGNORECASE,
 )
 _OR_BEFORE_RE = re.compile(
@@ -266,7 +269,10 @@ def _offered_beside(text: str, start: int, end: int, pre: str) -> bool:
     box = _BOX_CONTENT_RE.match(value)
     value = box.group(1) if box else value
     other = _OR_VALUE_AFTER_RE.match(after)
-    if other is not None and different_values(value, other.group(1)):
+    offered = other.group(1) if other is not None else ""
+    if offered[:1].isalpha():
+        offered = number_from_words(offered, " ".join(offered.lower().replace("-", " ").split())) or ""
+    if other is not None and different_values(value, offered):
         return True
     before = _OR_BEFORE_RE.search(pre)
     if before is None:

@@ -262,6 +262,7 @@ _NAMED_IN_CLAUSE_RE = re.compile(
     r"(?<![\w\\])[A-Za-z]\s*=\s*(-?\d+(?:\.\d+)?)\$?"
     r"(?:\s+(?:is|was|does|doesn't|fails|must|should|es|est|ist|eine?|une?|una?|an?)\b)*+\s*\Z"
 )
+_UNEQUAL_TO_RE = re.compile(r"[ \t]*\$?[ \t]*(-?\d+(?:\.\d+)?)(?![\w.]*\d)")
 _CHECKED_VALUE_RE = re.compile(r"(?<![\w.^_{])-?\d+(?:\.\d+)?(?![\w.])")
 
 
@@ -290,6 +291,11 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
         )
         # (the value the refuting clause names itself: `These differ, so $x = 2$ is extraneous.`)
         named = _NAMED_IN_CLAUSE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])
+        # (the value an inequality the check arrives at sets against: `$6 \\times 4 = 24 \\ne 30$` refutes 30)
+        unequal = _UNEQUAL_TO_RE.match(rest, m.end()) if m.group().startswith(("\\ne", "\u2260")) else None
+        if unequal is not None and same(unequal.group(1), value):
+            end = _SENTENCE_END_RE.search(rest, m.end())
+            return end.end() if end else len(rest)
         if implicit or any(
             v is not None and same(v.group(1) if v is named else v.group(), value) for v in (first, named)
         ):
