@@ -86,7 +86,7 @@ SECTION_TITLES = (
     "checklist", r"(?:key\s+)?takeaway",
     # facts beside the problem (`### Related facts`, `Key concepts`, `See also`, `Fun fact`)
     r"related\s+(?:facts?|results?|problems?|formulas?)", r"key\s+(?:concepts?|ideas?|facts?)", r"see\s+also",
-    r"fun\s+facts?", "extensions?", r"further\s+(?:reading|notes?)",
+    r"fun\s+facts?", "extensions?", r"further\s+(?:reading|notes?)", "bonus",
     # a section on the mistake to avoid (`**Why not $48?** A common mistake is ...`)
     r"why\s+not", r"common\s+(?:mistake|pitfall|error|trap)", "pitfall", r"watch\s+out",
 )  # fmt: skip

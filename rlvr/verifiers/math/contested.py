@@ -253,6 +253,17 @@ def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
     dozens = _DOZENS_RE.match(inner)
     if m is not None and m.group("open") == "[" and not m.group("approx"):
         return []  # (`\\boxed{5} [1]`: a reference mark; a square bracket glosses only with `≈`)
+    # (a gloss all in words with a scale word is read whole: `\\boxed{1.000} euros, i.e. one thousand`)
+    worded = (
+        _in_words(inner)
+        if m is not None and re.fullmatch(r"[^\W\d_]+(?:[ \-][^\W\d_]+){0,4}", inner)
+        else None
+    )
+    if worded is not None and m is not None:
+        return [(m.start(group), m.end(group), worded)]
+    stated = re.search(r"\b(?:is|equals|=)\s*\$?(-?\d+)\$?$", inner)  # (`i.e. the remainder is 11`)
+    if stated is not None and m is not None and group == "dashed":
+        return [(m.start(group) + stated.start(1), m.start(group) + stated.end(1), stated.group(1))]
     if m is None or (SCALE_WORD_RE.search(inner) and dozens is None):
         return []  # (`\\boxed{24} (2 dozen)`: a value and its scale, read by the scale rules)
     words = inner.split()

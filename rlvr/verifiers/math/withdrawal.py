@@ -385,7 +385,9 @@ _ANNOUNCED_RE = re.compile(  # a revision announced and never made (`Let me reco
     r"|(?:i'?ll|i\s+will|we'?ll)\s+(?:redo|revisit|rework|fix)\s+(?:this|it|that)\b[^.!?]*[.!]+[\s)]*$"
     r"|let\s+me\s+redo\s+(?:this|it|that)\b[^.!?]*\blater\b[^.!?]*[.!]+[\s)]*$"
     r"|(?:ritento|riprovo|je\s+r[ée]essaie|lo\s+intento\s+de\s+nuevo|ich\s+versuche\s+es\s+(?:noch\s*mal|nochmals|erneut))"
-    r"[.!\s)]*$",
+    r"[.!\s)]*$"
+    # (a correction pointed to that never comes: `(see correction below)`, `correction follows`)
+    r"|\(?\s*(?:see\s+(?:the\s+)?correction\s+below|correction\s+(?:below|follows|to\s+follow))[.!\s)]*$",
     re.IGNORECASE,
 )
 _SENTENCES_RE = re.compile(
