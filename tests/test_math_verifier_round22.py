@@ -96,6 +96,12 @@ _NOT_COMMITTED = [
     ("Kosten: $18 \\times 2500 = 45000$ Euro.\n\nAntwort: 45 Tsd. €", "45"),
     (_ODD + "The correct value is 420.", "400"),
     (_ODD + "FIXME: off by one somewhere, recheck before submitting.", "400"),
+    (_ODD + "(see correction below)", "400"),
+    ("The answer is $\\boxed{1.000}$ euros, i.e. one thousand.", "1"),
+    (
+        "The distance is **5 units**.\n\n*Bonus:* the midpoint is $\\left(\\frac{5}{2}, 4\\right)$.",
+        "(\\frac{5}{2}, 4)",
+    ),
     (
         "> **Final Answer:** $\\boxed{30}$\n\nThe reference claims this. Let me check: $6 \\times 4 = 24 \\ne 30$.",
         "30",
@@ -160,6 +166,9 @@ _COMMITTED = [
         "**Answer: 11**\n\nSo $7 + 7 = 14$, not 11: I miscounted at the top. The correct count is **14**.",
         "14",
     ),
+    (_ODD + "(see the correction below) The sum is 400 as computed.", "400"),
+    ("The answer is $\\boxed{1000}$ euros, i.e. one thousand.", "1000"),
+    ("The distance is **5 units**.\n\n*Bonus:* the midpoint is $\\left(\\frac{5}{2}, 4\\right)$.", "5"),
     # a failed check that names another candidate before its colon does not test the box
     ("Solving gives $x = 0$.\n\n$\\boxed{0}$\n\nCheck 7: left = 2, right = -2. ✗", "0"),
 ]
