@@ -27,6 +27,7 @@ _HALVED = "Since the two groups are unordered, we divide by 2: $48 / 2 = 24$.\n\
 _LARGER = "We have $a + b = 19$ and $ab = 84$, giving $\\{7, 12\\}$. The larger is $\\boxed{12}$.\n\n"
 _AREA = "Its area is $\\frac12 \\cdot 5 \\cdot 12 = 30$ and its perimeter is $30$ as well.\n\n"
 _ODD = "The sum of the first 20 odd numbers is $20^2 = 400$.\n\n$$\\boxed{400}$$\n\n"
+_REVENUE = "Revenue grew from \\$3.1bn to \\$4.5bn, an increase of **\\$1.4bn**."
 _TAKEN = "Solve $3x - 2 = 11$: I'll take $x = 4$.\n\n$\\boxed{4}$\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -97,6 +98,11 @@ _NOT_COMMITTED = [
     (_ODD + "The correct value is 420.", "400"),
     (_ODD + "FIXME: off by one somewhere, recheck before submitting.", "400"),
     (_ODD + "(see correction below)", "400"),
+    # a scale after the last number (`45 tys.`, `$1.8bn`); a leading tilde on an answer line; a bold total in dollars
+    ("Zysk wyniesie 45 tys. zł.", "45"),
+    ("The company is now worth $1.8bn.", "1.8"),
+    ("By Pick's theorem, $I = 24 - 10 + 1 = 15$.\n\n**Answer:** ~15", "15"),
+    (_REVENUE, "4500000000"),
     ("The answer is $\\boxed{1.000}$ euros, i.e. one thousand.", "1"),
     (
         "The distance is **5 units**.\n\n*Bonus:* the midpoint is $\\left(\\frac{5}{2}, 4\\right)$.",
@@ -169,6 +175,11 @@ _COMMITTED = [
     (_ODD + "(see the correction below) The sum is 400 as computed.", "400"),
     ("The answer is $\\boxed{1000}$ euros, i.e. one thousand.", "1000"),
     ("The distance is **5 units**.\n\n*Bonus:* the midpoint is $\\left(\\frac{5}{2}, 4\\right)$.", "5"),
+    ("Zysk wyniesie 45 tys. zł.", "45000"),
+    ("The company is now worth 1.8 billion dollars.", "1800000000"),
+    ("Answer: $x =~15$", "15"),  # (in math a tilde is a space)
+    (_REVENUE, "1400000000"),
+    ("Revenue grew from $3.1 to $4.5, an increase of **$1.4**.", "1.4"),
     # a failed check that names another candidate before its colon does not test the box
     ("Solving gives $x = 0$.\n\n$\\boxed{0}$\n\nCheck 7: left = 2, right = -2. ✗", "0"),
 ]

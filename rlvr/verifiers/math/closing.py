@@ -17,7 +17,7 @@ from rlvr.verifiers.math.atoms import _NUMBER_RE, _NUMBER_WORD_RE
 from rlvr.verifiers.math.phrase_words import RESULT_LABELS, RESULT_LABELS_GLUED
 from rlvr.verifiers.math.phrases import _clean_phrase_answer, _sentence_rest
 from rlvr.verifiers.math.truncation import cut_off
-from rlvr.verifiers.math.vocab import SCALE_WORD_RE, VALUE_WORDS
+from rlvr.verifiers.math.vocab import SCALE_PATTERN, SCALE_WORD_RE, VALUE_WORDS
 
 _UNIT_ADJECTIVES = frozenset({"square", "cubic", "cube"})
 _STATED_RE = re.compile(
@@ -116,7 +116,15 @@ def formula_line(tail: str) -> str | None:
 _BOLD_NUMBER = r"\d{1,2}:\d{2}(?:[ \t]*[AaPp]\.?[Mm]\b\.?)?|-?\d+(?:,\d{3})*(?:\.\d+)?(?:/\d+)?"
 # the closing line's one bold value among its numbers (`So, the train will travel **315 km** in 3.5 hours.`,
 # `15/20, which simplifies to **3/4**.`): the emphasis marks the answer, unless a word qualifies or denies it
-_BOLD_VALUE_RE = re.compile(r"(\*\*|__)(?P<value>" + _BOLD_NUMBER + r")(?P<unit>(?:[ \t]+[^\W\d_]+){0,2})\1")
+# (a currency sign before the value, a scale glued after it: `**\\$1.4bn**`)
+_BOLD_VALUE_RE = re.compile(
+    r"(\*\*|__)(?:\\?\$|[\u20ac\u00a3\u00a5])?(?P<value>"
+    + _BOLD_NUMBER
+    + r")(?P<unit>(?:"
+    + SCALE_PATTERN
+    + r")?(?:[ \t]+[^\W\d_]+){0,2})\1",
+    re.IGNORECASE,
+)
 _BOLD_RUN_RE = re.compile(r"(\*\*|__)(?=\S).+?(?<=\S)\1")
 # a bold clause with one value in it (`**The second train catches up at 4:00 PM**`): the emphasis marks the
 # sentence that answers, and its one value (a number or a clock time) is the answer; words only before the value

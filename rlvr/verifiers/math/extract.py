@@ -91,7 +91,7 @@ from rlvr.verifiers.math.remarks import format_example
 from rlvr.verifiers.math.revisions import _phrase_answer_after, _restated_value, _revised_value, _revises
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
-from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALED_NUMBER_PATTERN, SCALES_PATTERN
+from rlvr.verifiers.math.vocab import NUMBER_WORDS, SCALE_PATTERN, SCALED_NUMBER_PATTERN, SCALES_PATTERN
 
 _GSM8K_RE = re.compile(r"####\s*([^\n]+)")
 
@@ -249,6 +249,9 @@ def _answering_text(text: str) -> str:
 def reply_parts(text: str) -> str | None:
     """The answers of a reply written in labelled parts, boxed or not, as a tuple (`parts.part_answers`, loose)."""
     return part_answers(_answering_text(text), _part_answer, loose=True)
+
+
+_SCALE_AFTER_RE = re.compile(r"[ \t]?(?:" + SCALE_PATTERN + r")(?![^\W\d_])", re.IGNORECASE)
 
 
 def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int = 3) -> Extraction | None:
@@ -506,7 +509,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                     return (
                         None  # `先生は答えが25だと言っていました`: someone's words reported, not the reply's
                     )
-                return Extraction(last.group().strip().rstrip(","), "last_number")
+                scale = _SCALE_AFTER_RE.match(tail, last.end())  # (`Zysk wyniesie 45 tys. zł.`: 45,000)
+                return Extraction(
+                    last.group().strip().rstrip(",") + (scale.group() if scale else ""), "last_number"
+                )
         else:
             raise ValueError(f"unknown extraction method {method!r}; choose from {METHODS}")
     return None

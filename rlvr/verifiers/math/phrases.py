@@ -197,6 +197,8 @@ def _clean_phrase_answer(rest: str) -> str:
     elif (bold := _bold_in_words(first)) is not None:  # `Respuesta: hay **12** monedas de 5 céntimos.`
         first = bold
     rest = first.strip().strip("*").strip()
+    # (`**Answer:** ~15`: outside math a leading tilde means `approximately`, as in `#### ~18`)
+    rest = re.sub(r"^~[ \t]*(?=\d)", "approximately ", rest)
     cell = _CELL_END_RE.search(rest) if "$" not in rest else None
     # (a `}` closes a record only when it has no `{` of its own: `\\frac{1}{2}` ends in its own brace)
     if cell and not (cell.group().strip() == "}" and rest.count("{") >= rest.count("}")):

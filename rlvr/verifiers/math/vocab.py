@@ -228,8 +228,8 @@ FOREIGN_SCALES = {
     "millioner": 10**6, "miljoonaa": 10**6, "millió": 10**6, "miliarda": 10**9, "miliardy": 10**9,
     "miliard": 10**9, "miliardów": 10**9, "miljard": 10**9, "miljarder": 10**9, "milliarder": 10**9,
     "milliárd": 10**9, "billón": 10**12, "billones": 10**12, "grand": 1000,
-    # abbreviations: pl `tys.` `mln` `mld`, de `Tsd.` `Mio.` `Mrd.`, ru `тыс.` `млн` `млрд`, id `rb`
-    "tys": 1000, "tsd": 1000, "rb": 1000, "mln": 10**6, "mld": 10**9, "mio": 10**6, "mrd": 10**9, "тыс": 1000, "млн": 10**6, "млрд": 10**9,
+    # abbreviations: pl `tys.` `mln` `mld`, de `Tsd.` `Mio.` `Mrd.`, ru `тыс.` `млн` `млрд`, id `rb`, en `bn`
+    "tys": 1000, "tsd": 1000, "rb": 1000, "bn": 10**9, "mln": 10**6, "mld": 10**9, "mio": 10**6, "mrd": 10**9, "тыс": 1000, "млн": 10**6, "млрд": 10**9,
 }  # fmt: skip
 #: Scale words of scripts written without spaces, read glued to what follows (`3.5 亿元`, `12万`, `3만 원`); `千` and `천`
 #: are not among them: `12千円` is no way to write 12,000 (the numerals test keeps it wrong).
