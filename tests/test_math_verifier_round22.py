@@ -28,6 +28,11 @@ _LARGER = "We have $a + b = 19$ and $ab = 84$, giving $\\{7, 12\\}$. The larger 
 _AREA = "Its area is $\\frac12 \\cdot 5 \\cdot 12 = 30$ and its perimeter is $30$ as well.\n\n"
 _ODD = "The sum of the first 20 odd numbers is $20^2 = 400$.\n\n$$\\boxed{400}$$\n\n"
 _REVENUE = "Revenue grew from \\$3.1bn to \\$4.5bn, an increase of **\\$1.4bn**."
+_FRAME = "The outer rectangle is $8 \\times 10 = 80$.\n\nThe area of the frame is $\\boxed{48}$.\n\n"
+_READINGS = (
+    "With at least one woman: $84 - 4 = 80$. There are two natural interpretations here:\n\n"
+    "- unordered committees: **80**\n- committees with a designated chair: **240**\n\n"
+)
 _TAKEN = "Solve $3x - 2 = 11$: I'll take $x = 4$.\n\n$\\boxed{4}$\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -103,6 +108,14 @@ _NOT_COMMITTED = [
     ("The company is now worth $1.8bn.", "1.8"),
     ("By Pick's theorem, $I = 24 - 10 + 1 = 15$.\n\n**Answer:** ~15", "15"),
     (_REVENUE, "4500000000"),
+    # a revision inside a closing offer; readings listed and both called defensible; a disclaimer before the box
+    (_FRAME + "I'd be happy to explain why it's actually 32 rather than the 48 I boxed.", "48"),
+    (_READINGS + "Both are defensible.", "80"),
+    (_READINGS + "Both are defensible.", "240"),
+    (
+        "(Heads-up: the boxed value below is wrong — I ran out of time.)\n\nThe largest is $\\boxed{30}$.",
+        "30",
+    ),
     ("The answer is $\\boxed{1.000}$ euros, i.e. one thousand.", "1"),
     (
         "The distance is **5 units**.\n\n*Bonus:* the midpoint is $\\left(\\frac{5}{2}, 4\\right)$.",
@@ -180,6 +193,10 @@ _COMMITTED = [
     ("Answer: $x =~15$", "15"),  # (in math a tilde is a space)
     (_REVENUE, "1400000000"),
     ("Revenue grew from $3.1 to $4.5, an increase of **$1.4**.", "1.4"),
+    (_FRAME + "I'd be happy to explain why it's actually 32 rather than the 48 I boxed.", "32"),
+    (_FRAME + "I'd be happy to explain more.", "48"),
+    (_READINGS + "The first is the standard reading, so the answer is **80**.", "80"),
+    ("(Heads-up: the boxed value below is the largest one.)\n\nThe largest is $\\boxed{30}$.", "30"),
     # a failed check that names another candidate before its colon does not test the box
     ("Solving gives $x = 0$.\n\n$\\boxed{0}$\n\nCheck 7: left = 2, right = -2. ✗", "0"),
 ]

@@ -332,6 +332,14 @@ def _revision_after(text: str, pos: int) -> int | None:
     return m.end() if _VALUE_RE.search(paragraph) else None
 
 
+# a disclaimer before the answer that disowns it (`Heads-up: the boxed value below is wrong — ...`)
+_DISOWNED_BELOW_RE = re.compile(
+    r"\b(?:box(?:ed)?\s+(?:value|answer|result)|(?:final\s+)?answer|result)\s+below\s+(?:is|will\s+be)\s+"
+    r"(?:wrong|incorrect|not\s+(?:correct|right|verified))\b",
+    re.IGNORECASE,
+)
+
+
 def unasserted(text: str) -> str | None:
     """Why the reply's final value is not asserted (`asked`, `supposed`, `denied`, `rejected`, `hedged`,
     `approximate`, `withdrawn`, `unfinished`), or None when it is (see the module docstring)."""
@@ -360,6 +368,7 @@ def unasserted(text: str) -> str | None:
     )
     if (
         in_sentence
+        or _DISOWNED_BELOW_RE.search(text, max(0, start - 3000), start)
         or withdrawn_after(text, end + len(post), answer)
         or _revision_after(text, end + len(post))
     ):

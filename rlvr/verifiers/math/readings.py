@@ -26,6 +26,8 @@ _OPEN_RE = re.compile(
     r"|\b(?:does\s+not|doesn't|did\s+not|didn't)\s+(?:say|specify|state|make\s+clear)\s+(?:whether|if|which)\b"
     r"|\b(?:two|both)\s+(?:readings|interpretations)\b[^.!?\n]{0,40}?\b(?:possible|defensible|valid|reasonable"
     r"|plausible)\b"
+    # (`There are two natural interpretations of ... here:`: the readings listed next)
+    r"|\bthere\s+are\s+two\s+(?:[a-z]+\s+)?(?:readings|interpretations|ways\s+to\s+read)\b"
     r"|\bno\s+(?:queda|está)\s+claro\b|\bdepending\s+on\s+the\s+(?:reading|interpretation)\b"
     # (the problem called ambiguous in another language: de fr it es pt pl ru uk tr nl da/no sv, zh ja ko)
     r"|(?<![^\W\d_])(?:mehrdeutig|zweideutig|nicht\s+eindeutig|ambigu[eë]s?|ambigu[oa]|amb[íi]gu[oa]|niejednoznaczn\w*"

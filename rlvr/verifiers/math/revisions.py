@@ -88,7 +88,11 @@ def _revised_value(after: str) -> str | None:
     found = [  # (`I meant 11/26, not 11/62`: a value denied is not the one meant)
         (m.start(), m.group().strip().rstrip(","))
         for m in _NUMBER_RE.finditer(rest)
-        if not re.search(r"\bnot\s*\$?\Z", rest[max(0, m.start() - 8) : m.start()])
+        # (nor one set aside: `it's actually 32 rather than the 48 I boxed`)
+        if not re.search(
+            r"\b(?:not|rather\s+than(?:\s+the)?|instead\s+of(?:\s+the)?)\s*\$?\Z",
+            rest[max(0, m.start() - 20) : m.start()],
+        )
     ]
     found += [(m.start(), NUMBER_WORDS[m.group().lower()]) for m in _NUMBER_WORD_RE.finditer(rest)]
     return max(found)[1] if found else None
