@@ -33,6 +33,11 @@ _READINGS = (
     "With at least one woman: $84 - 4 = 80$. There are two natural interpretations here:\n\n"
     "- unordered committees: **80**\n- committees with a designated chair: **240**\n\n"
 )
+_EST = (
+    "Arvutame: $7 \\cdot 8 - 5 = 51$.\n\nVastus: $\\boxed{51}$\n\nKontroll:\n"
+    "vasak pool $= 7 \\cdot 8 - 5 = 51$\nparem pool $= 6 \\cdot 9 - 1 = 53$\nEi klapi.\n"
+)
+_SQRT = "So $x = 0$ or $x = 4$; since $x - 1 \\ge 0$, $x = 4$.\n\n$$\\boxed{4}$$\n\n"
 _TAKEN = "Solve $3x - 2 = 11$: I'll take $x = 4$.\n\n$\\boxed{4}$\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -112,6 +117,10 @@ _NOT_COMMITTED = [
     (_FRAME + "I'd be happy to explain why it's actually 32 rather than the 48 I boxed.", "48"),
     (_READINGS + "Both are defensible.", "80"),
     (_READINGS + "Both are defensible.", "240"),
+    # a refutation of more languages under a check label of any language; a trailing status field; `our $x$`
+    (_EST, "51"),
+    (_SQRT + "Check: $\\sqrt{9} = 3$ and $4 - 1 = 3$. 判定：NG", "4"),
+    (_SQRT + "Check: $\\sqrt{9} = 3$ and $4 - 1 = 2$. These differ, so our $x$ is extraneous.", "4"),
     (
         "(Heads-up: the boxed value below is wrong — I ran out of time.)\n\nThe largest is $\\boxed{30}$.",
         "30",
@@ -197,6 +206,13 @@ _COMMITTED = [
     (_FRAME + "I'd be happy to explain more.", "48"),
     (_READINGS + "The first is the standard reading, so the answer is **80**.", "80"),
     ("(Heads-up: the boxed value below is the largest one.)\n\nThe largest is $\\boxed{30}$.", "30"),
+    (_SQRT + "Check: $\\sqrt{9} = 3$ and $4 - 1 = 3$. 判定：OK", "4"),
+    (_SQRT + "Check: $\\sqrt{9} = 3$ and $4 - 1 = 3$. These agree, so our $x$ is valid.", "4"),
+    (_SQRT + "Check $x = 0$: $\\sqrt{1} = 1$ and $0 - 1 = -1$. These differ, so $x = 0$ is extraneous.", "4"),
+    (
+        "So the answer is $\\boxed{54}$.\n\nHmm, but only the long diagonals count: 6.\n\nSo the correct answer is $\\boxed{6}$.",
+        "6",
+    ),
     # a failed check that names another candidate before its colon does not test the box
     ("Solving gives $x = 0$.\n\n$\\boxed{0}$\n\nCheck 7: left = 2, right = -2. ✗", "0"),
 ]

@@ -102,6 +102,11 @@ def _key(raw: str) -> str:
     return " ".join(_unmarked(raw).strip("?").lower().replace("_", " ").split())
 
 
+_TRAILING_FIELD_RE = re.compile(
+    r"(?:[.!?]\s+|[\u3002\uff01\uff1f]\s*)(?P<k>[^\W\d_][^\W\d_ ]{0,15})[ \t]*[:\uff1a][ \t]*(?P<v>[^\s:\uff1a]{1,20})[ \t]*$"
+)
+
+
 def _fields(tail: str) -> list[tuple[str, str, int, int, bool]]:
     """(key, value, start, end, in a table) of the card fields in `tail`: table rows of any syntax, `key: value`
     lines and one-line JSON members; keys lower-cased and unmarked (`**Final answer**` is `final answer`)."""
@@ -125,6 +130,13 @@ def _fields(tail: str) -> list[tuple[str, str, int, int, bool]]:
         field = _KEY_VALUE_RE.match(text) or _ASSIGNED_FIELD_RE.match(text)
         if field is not None:
             value = _unmarked(field.group("v")).strip("\"'")
+            # (a field closing the line after a sentence: `Check: ... = 3. 判定：NG`)
+            trailing = _TRAILING_FIELD_RE.search(value)
+            if trailing is not None:
+                at = line.start() + field.start("v") + field.group("v").rfind(trailing.group("v"))
+                found.append(
+                    (_key(trailing.group("k")), trailing.group("v"), at, at + len(trailing.group("v")), False)
+                )
             found.append(
                 (
                     _key(field.group("k")),

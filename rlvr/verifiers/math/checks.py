@@ -244,7 +244,9 @@ _REFUTES_RE = re.compile(
     # `eine Scheinlösung`, `una solución extraña`, `une solution parasite`, `11 と合わない`)
     r"|\bartifacts?\s+of\b|\b(?:must|should|has\s+to)\s+be\s+(?:thrown\s+out|discarded|rejected|excluded|dropped)\b"
     r"|\bspurious\b|\bScheinl[öo]sung|\bsoluci[óo]n\s+extra[ñn]a\b|\bsolution\s+(?:parasite|étrangère)\b"
-    r"|(?P<mismatch>\u5408\u308f\u306a\u3044|\u4e00\u81f4\u3057\u306a\u3044|\u4e0d\u4e00\u81f4|\u4e0d\u7b26|\u4e0d\u76f8\u7b26)"
+    r"|(?P<mismatch>\b(?:ei\s+klapi|ei\s+täsmää|stimmt\s+nicht|passt\s+nicht|ne\s+correspond\s+pas|no\s+coincide"
+    r"|non\s+coincide|не\s+совпада\w*|nie\s+zgadza\s+się|komt\s+niet\s+overeen|stemmer\s+ikke|stämmer\s+inte"
+    r"|nem\s+egyezik|nesouhlasí|uyuşmuyor|tidak\s+cocok)\b|\u5408\u308f\u306a\u3044|\u4e00\u81f4\u3057\u306a\u3044|\u4e0d\u4e00\u81f4|\u4e0d\u7b26|\u4e0d\u76f8\u7b26)"
     # (`with our boxed $x = 4$ it is $0 \neq 12$`: an inequality the check arrives at, no mark of success after it)
     r"|(?:\\neq?|\u2260)(?![^.\n]*[\u2713\u2714\u2705])"
     # (`... RHS $= -2$. ✗`: a check marked failed, at the line's end or before what the line goes on to say)
@@ -254,7 +256,9 @@ _REFUTES_RE = re.compile(
 # a variable set to a value (`x = 5`, `n_1 = 3`): a check that names none tests the answer itself
 _ASSIGNMENT_RE = re.compile(r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d")
 _CHECK_OPENER_RE = re.compile(
-    r"\b(?:check\w*|verif\w*|for|with|substitut\w*|plug\w*|test\w*|try|trying|at)\b|"
+    r"\b(?:check\w*|verif\w*|for|with|substitut\w*|plug\w*|test\w*|try|trying|at|"
+    + "|".join(CHECK_LABELS)
+    + r")\b|"
     + "|".join(CHECK_LABELS_GLUED),
     re.IGNORECASE,
 )
@@ -263,6 +267,7 @@ _NAMED_IN_CLAUSE_RE = re.compile(
     r"(?:\s+(?:is|was|does|doesn't|fails|must|should|es|est|ist|eine?|une?|una?|an?)\b)*+\s*\Z"
 )
 _UNEQUAL_TO_RE = re.compile(r"[ \t]*\$?[ \t]*(-?\d+(?:\.\d+)?)(?![\w.]*\d)")
+_OUR_VARIABLE_RE = re.compile(r"\b(?:our|the|this|that)\s+\$?[A-Za-z]\$?\s+(?:is\s+|was\s+)?(?:an?\s+)?\Z")
 _CHECKED_VALUE_RE = re.compile(r"(?<![\w.^_{])-?\d+(?:\.\d+)?(?![\w.])")
 
 
@@ -296,6 +301,10 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
         if unequal is not None and same(unequal.group(1), value):
             end = _SENTENCE_END_RE.search(rest, m.end())
             return end.end() if end else len(rest)
+        # (the answer named by its variable: `These differ, so our $x$ is extraneous.`)
+        implicit = implicit or bool(
+            _OUR_VARIABLE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])
+        )
         if implicit or any(
             v is not None and same(v.group(1) if v is named else v.group(), value) for v in (first, named)
         ):

@@ -54,7 +54,7 @@ NOT_CORRECT_SPACED = (
     "ni\\s+(?:prav|pravilno|pravilen|točno|res)", "не\\s+е\\s+(?:точно|вярно|правилно|исправно)",
     "není\\s+(?:správn[eéáý]|pravda)", "nie\\s+je\\s+(?:správn[eéáy]|pravda)", "nav\\s+pareiz[is]",
     "nėra\\s+teising[ai]", "neteisingai", "ei\\s+ole\\s+(?:õige|oikein|oikea)", "väärin", "nem\\s+(?:jó|helyes)",
-    "nu\\s+(?:e|este)\\s+(?:corect|bine)", "δεν\\s+είναι\\s+σωστ\\w*", "λάθος",
+    "nu\\s+(?:e|este)\\s+(?:corect|bine)", "ei\\s+klapi", "ei\\s+täsmää", "ei\\s+vasta", "δεν\\s+είναι\\s+σωστ\\w*", "λάθος",
     # Turkic, Caucasus, Semitic, Iranian: tr ka hy ar he fa ur
     "doğru\\s+değil", "არ\\s+არის\\s+სწორი", "ճիշտ\\s+չէ", "ليس\\s+صحيح[اً]*", "غير\\s+صحيح[ةه]?", "خطأ",
     "לא\\s+נכון", "שגוי[הים]*", "درست\\s+نیست", "صحیح\\s+نیست", "درست\\s+نہیں", "صحیح\\s+نہیں",

@@ -433,7 +433,9 @@ EXPLICIT_REVISIONS = (
     r"(?:until|then|but\s+then)\s+(?:I|we)\s+(?:noticed|realized|realised|remembered|re-?read|saw)",
     "addendum",
     # a value called the correct one (`I miscounted at the top. The correct count is **14**.`)
-    r"the\s+(?:correct|right)\s+(?:value|result|count|total|number|sum|amount|answer)\s+is",
+    # (opening its sentence: `If the order mattered, the correct value is ...` is a supposition's consequent)
+    r"(?:(?<=[.!?:]\s)|(?<=\n)|(?<=\*\*)|(?<=\bso\s)|(?<=\bthus\s)|(?<=\bhence\s)|(?<=\btherefore\s)"
+    r"|(?<=\btherefore,\s))the\s+(?:correct|right)\s+(?:value|result|count|total|number|sum|amount|answer)\s+is",
     # a correction label of zh / ja (`修正：上面的最后一步有误，正确答案应为 21。`, `訂正：`)
     "修正", "更正", "订正", "訂正",
 )  # fmt: skip
