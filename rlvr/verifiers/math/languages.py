@@ -16,7 +16,7 @@ WRONG_WORDS_SPACED = (
     # South Slavic, in both scripts: sr hr bs sl mk bg
     "pogrešn[oaiu]", "pogrešan", "pogreška", "greška", "greške", "netačn[oa]", "netočn[oa]", "napačn[oa]",
     "narobe", "napaka", "погрешн[оаи]", "погрешан", "грешка", "нетачн[оа]", "грешн[оаи]", "невярн[оа]",
-    "неправилн[оа]",
+    "неправилн[оа]", "невер(?:ен|на|но|ны)", "не\\s+е\\s+(?:верен|вярна|верно|вярно|правилен)",
     # East Slavic and Baltic not yet read: uk be lt lv
     "хибн[оаи]", "памылк\\w*", "няправільн[аы]", "neteising[ai]", "klaid[ao]", "nepareiz[ias]", "kļūd[aīu]",
     # Turkic, Mongolic, Caucasus: kk ky uz tt ba az tk mn ka hy
@@ -91,7 +91,9 @@ RETRACT_WORDS_SPACED = (
     "забудьте|забудь\\s+(?:это|об\\s+этом)", "отставить", "ik\\s+neem\\s+(?:dat|het)\\s+terug", "vergeet\\s+dat",
     "jag\\s+tar\\s+tillbaka", "glöm\\s+det",
     # `disregard this result` addressed to the reader: fr es it pt de ru pl
-    "ne\\s+tenez\\s+pas\\s+compte", "ignorez\\s+(?:ce|cette|la|le)", "no\\s+tengas?\\s+en\\s+cuenta",
+    "ne\\s+tenez\\s+pas\\s+compte", "ne\\s+upoštevajte", "занемарите", "zanemarite", "no\\s+tingueu\\s+en\\s+compte",
+    "huwag\\s+pansinin", "abaikan", "don'?t\\s+go\\s+by", "do\\s+not\\s+go\\s+by", "pay\\s+no\\s+attention\\s+to",
+    "(?:should|must|can)(?:\\s+not|n'?t)\\s+be\\s+trusted", "do\\s+not\\s+trust", "don'?t\\s+trust", "ignorez\\s+(?:ce|cette|la|le)", "no\\s+tengas?\\s+en\\s+cuenta",
     "ignora\\s+(?:el|la|este|esta|questo|questa|il)\\s+(?:resultado|respuesta|risultato|risposta)",
     "desconsidere", "ignorieren\\s+Sie", "ignoriere\\s+(?:das|die|den)", "не\\s+обращайте\\s+внимания",
     "zignoruj",

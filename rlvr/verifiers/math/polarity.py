@@ -233,3 +233,22 @@ def other_language_wrong(sentence: str) -> bool:
     end = max((m.end() for m in _OTHER_ERROR_RE.finditer(sentence)), default=-1)
     clause_rest = re.split("[:\u2014]", sentence[end:], maxsplit=1)[0]
     return end >= 0 and len(sentence.split()) <= 10 and not re.search(r"\w", clause_rest)
+
+
+_PITFALL_ADJECTIVE_RE = re.compile(
+    r"typisch|häufig|gängig|klassisch|com[úu]n|t[íi]pic|courant|typique|fr[ée]quent|comune|classic|częst|typow"
+    r"|типичн|частая|частой|распространённ|yaygın|tipik|vanlig|veelgemaakt|gebruikelijk",
+    re.IGNORECASE,
+)
+
+
+def first_clause_judged_wrong(sentence: str) -> bool:
+    """Whether a sentence of another language opens on a clause whose last word is a word of error (`Das obige
+    Ergebnis ist falsch, ich habe die Aufgabe falsch gelesen.`): its subject, the statement before, is judged."""
+    first = re.split(r"[,;\uff0c\u060c]", sentence, maxsplit=1)[0].rstrip(" .!")
+    if len(first) > 80 or _ENGLISH_RE.search(first) or not _OTHER_STEM_RE.search(first):
+        return False
+    if _PITFALL_ADJECTIVE_RE.search(first):
+        return False  # (`Ein typischer Fehler, den viele machen`: a pitfall named, not a judgement)
+    last = list(_OTHER_ERROR_RE.finditer(first))
+    return bool(last) and not re.search(r"\w", first[last[-1].end() :])

@@ -30,7 +30,14 @@ from fractions import Fraction
 
 from rlvr.verifiers.math.languages import DISOWNING, NO_WORDS
 from rlvr.verifiers.math.phrase_words import CHECK_LABELS, CHECK_LABELS_GLUED
-from rlvr.verifiers.math.polarity import ANSWER, CUE_WORDS, judges_wrong, other_language_wrong, wordset
+from rlvr.verifiers.math.polarity import (
+    ANSWER,
+    CUE_WORDS,
+    first_clause_judged_wrong,
+    judges_wrong,
+    other_language_wrong,
+    wordset,
+)
 
 # any value: a box, a math span, a digit
 _VALUE_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[|\d")
@@ -246,11 +253,20 @@ _WRONG_RE = re.compile(DISOWNING, re.IGNORECASE)
 _DISMAY_RE = re.compile(r"\W*(?:oh\s+no|uh-?oh|oh\s+dear)\b", re.IGNORECASE)
 
 
+# (not an English remark's: `Note: The solution provided is incorrect.` judges a solution quoted, as before)
+_ONE_WORD_LABEL_RE = re.compile(
+    r"^[\W_]{0,4}(?!(?:note|remark|observation)\b)[^\W\d_]{2,20}\.?[ \t*_]*[:\uff1a][ \t*_]*(?=\S)",
+    re.IGNORECASE,
+)
+
+
 def withdrawal_kind(sentence: str) -> str | None:
     """How a sentence with no value withdraws the statement before it: `alone` (a bare negative interjection,
     `Nope.`), `judged` (a judgement, retraction or admission), or None."""
     if not _may_withdraw(sentence):
         return None
+    # (a one-word label before the sentence says nothing of it: `Zastrzeżenie: powyższy wynik jest błędny.`)
+    sentence = _ONE_WORD_LABEL_RE.sub("", sentence, count=1) or sentence
     if _DISMAY_RE.match(sentence):
         return "judged"  # `Oh no, I used the diameter as the radius.`: dismay at what was just said
     heads = [_head(c).strip() for c in _CLAUSE_RE.findall(sentence)]
@@ -262,7 +278,7 @@ def withdrawal_kind(sentence: str) -> str | None:
             return None  # `Otherwise, this would be wrong.`: a condition judges another case
         if _HEAD_RE.match(head) or _OTHER_RE.search(head[:24]):
             return "judged"
-    if judges_wrong(sentence) or other_language_wrong(sentence):
+    if judges_wrong(sentence) or other_language_wrong(sentence) or first_clause_judged_wrong(sentence):
         return "judged"  # `Sanity check failed.`, `That's way too big.`: polarity.py
     # a bare `No` withdraws as the sentence's last word (`On reflection, no.`), not before what it says next
     # (`No, that's right.`, `Wait, no, it is seven.`)
