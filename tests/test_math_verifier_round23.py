@@ -14,6 +14,10 @@ from grading import never_correct, read_correct
 _SUM = "Also ist die Summe $\\boxed{225}$.\n\n"
 _DIAGONALS = "A decagon has $\\frac{10 \\cdot 7}{2} = 35$ diagonals.\n\n$\\boxed{35}$\n\n"
 
+_DIVISORS = "The number of divisors of $360 = 2^3 \\cdot 3^2 \\cdot 5$ is $4 \\cdot 3 \\cdot 2 = 24$.\n\nSo the answer is $\\boxed{24}$.\n\n"
+_LOADED = "The die is loaded: face 6 comes up with probability $p$, which is not given.\n\n"
+_LATTICE = "Lattice points on the segment from (0,0) to (12,12): $\\gcd(12,12)+1 = 13$.\n\n**Answer:** "
+
 # (reply, the value it writes but does not answer with)
 _NOT_COMMITTED = [
     # a clause of error that opens the sentence, before one that says why; a one-word label before it
@@ -31,6 +35,39 @@ _NOT_COMMITTED = [
     (_DIAGONALS + "Don't go by this number.", "35"),
     (_DIAGONALS + "Pay no attention to the boxed value.", "35"),
     (_DIAGONALS + "The step above has a slip, so this value should not be trusted.", "35"),
+    # a check's inequality in a program's or plain text's spelling; two values side by side `off by`
+    (_DIVISORS + "24 != 30", "24"),
+    (_DIVISORS + "Verification: count from the listing = 30; formula = 24. 24 =/= 30.", "24"),
+    (_DIVISORS + "Cross-check with the listing: $24 <> 30$.", "24"),
+    (_DIVISORS + "Let me double check with a direct count: 30 entries, so 24 vs 30 - off by 6.", "24"),
+    (_DIAGONALS + "Check: $45 - 10 = 35$ but my listing gave 30: $35 \\not= 30$.", "35"),
+    # `if ... would` of el he id vi uk is hi ja
+    (_LOADED + "Αν το ζάρι ήταν δίκαιο, η πιθανότητα θα ήταν $\\boxed{\\frac{1}{6}}$.", "\\frac{1}{6}"),
+    (_LOADED + "אילו הקובייה הייתה הוגנת, ההסתברות הייתה $\\boxed{\\frac{1}{6}}$.", "\\frac{1}{6}"),
+    (_LOADED + "Seandainya dadu itu adil, peluangnya akan menjadi $\\boxed{\\frac{1}{6}}$.", "\\frac{1}{6}"),
+    (_LOADED + "Giá như con xúc xắc cân đối thì xác suất sẽ là $\\boxed{\\frac{1}{6}}$.", "\\frac{1}{6}"),
+    (_LOADED + "Якби кубик був чесним, ймовірність була б $\\boxed{\\frac{1}{6}}$.", "\\frac{1}{6}"),
+    (_LOADED + "Ef teningurinn væri sanngjarn, væru líkurnar $\\boxed{\\frac{1}{6}}$.", "\\frac{1}{6}"),
+    (_LOADED + "यदि पासा निष्पक्ष होता, तो प्रायिकता $\\boxed{\\frac{1}{6}}$ होती।", "\\frac{1}{6}"),
+    (_LOADED + "もしサイコロが公正だったら、確率は $\\boxed{\\frac{1}{6}}$ だっただろう。", "\\frac{1}{6}"),
+    # `resp.`, `illetve`, `vel`, `o sea`, `plus or minus one` beside the box
+    (_LATTICE + "$\\boxed{13}$ resp. 14", "13"),
+    (_LATTICE + "$\\boxed{13}$ illetve 14", "13"),
+    (_LATTICE + "$\\boxed{13}$ vel 14", "13"),
+    (_LATTICE + "$\\boxed{13}$ o sea, 14", "13"),
+    ("So the count is $\\boxed{31}$, plus or minus one.", "31"),
+    # counting idioms in a gloss; more gloss markers
+    ("Two dozen eggs minus four broken ones leaves $24 - 4 = 20$.\n\n$\\boxed{20}$ (a gross)", "20"),
+    ("Two dozen eggs minus four broken ones leaves $24 - 4 = 20$.\n\n$\\boxed{20}$ (a baker's dozen)", "20"),
+    ("$5 \\times 12 = 60$.\n\n$\\boxed{60}$; in other words, half a gross.", "60"),
+    ("$5 \\times 12 = 60$.\n\n$\\boxed{60}$, viz. three score and ten.", "60"),
+    ("There are $6 \\cdot 12 = \\boxed{72}$ pencils, i.e. half a gross and a dozen.", "72"),
+    # a value called the true, real or accurate one
+    ("Answer: $\\boxed{12}$.\n\nThe real answer, of course, is 14.", "12"),
+    (
+        "$\\boxed{24}$\n\nRecounting by cases, the accurate count comes to 30 (the centre paths were missed).",
+        "24",
+    ),
 ]
 
 
@@ -44,6 +81,12 @@ _COMMITTED = [
     (_SUM + "Status: alles richtig.", "225"),
     (_DIAGONALS + "Note: this is the standard formula $n(n-3)/2$.", "35"),
     (_DIAGONALS + "You can trust this value: the formula is standard.", "35"),
+    (_DIVISORS + "Check: $2^3 \\cdot 3^2 \\cdot 5 = 360$ ✓, and 360 != 0.", "24"),
+    (_LOADED + "Αν το ζάρι είναι δίκαιο, η πιθανότητα είναι $\\boxed{\\frac{1}{6}}$.", "\\frac{1}{6}"),
+    ("Two dozen eggs minus four broken ones leaves $24 - 4 = 20$.\n\n$\\boxed{20}$ (a score)", "20"),
+    ("$5 \\times 12 = 60$.\n\n$\\boxed{60}$, namely three score.", "60"),
+    ("There are $6 \\cdot 12 = \\boxed{72}$ pencils, i.e. half a gross.", "72"),
+    ("Answer: $\\boxed{12}$.\n\nThe real answer, of course, is 14.", "14"),
 ]
 
 

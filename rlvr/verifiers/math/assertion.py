@@ -236,7 +236,10 @@ def negated_frame(lead: str) -> bool:
 _RESPECTIVELY_RE = re.compile(
     r"^[\s$}]*[(\[\uff08]\s*resp(?:\.|ectively\b)[\s,]*\$?\s*-?[\d\\]", re.IGNORECASE
 )
-_TOLERANCE_RE = re.compile(r"^[\s$}]*(?:\u00b1|\\pm(?![a-zA-Z])|\+/-|\+-)\s*\$?\s*[\d\\]")
+_TOLERANCE_RE = re.compile(
+    r"^[\s$}]*(?:\u00b1|\\pm(?![a-zA-Z])|\+/-|\+-|,?\s*(?:plus\s+or\s+minus|give\s+or\s+take))\s*\$?\s*[\d\\a-z]",
+    re.IGNORECASE,
+)
 _OR = r"(?:or|\u6216(?:\u8005)?|ou|oder|o|\u0438\u043b\u0438|\u043b\u0438\u0431\u043e|resp\.?)"  # 或 或者 или либо
 _OR_VALUE_AFTER_RE = re.compile(
     r"^[\s$}]*(?:[(\[\uff08,;\uff0c\u3001]|[-\u2013\u2014]+)\s*"

@@ -248,7 +248,9 @@ _REFUTES_RE = re.compile(
     r"|non\s+coincide|не\s+совпада\w*|nie\s+zgadza\s+się|komt\s+niet\s+overeen|stemmer\s+ikke|stämmer\s+inte"
     r"|nem\s+egyezik|nesouhlasí|uyuşmuyor|tidak\s+cocok)\b|\u5408\u308f\u306a\u3044|\u4e00\u81f4\u3057\u306a\u3044|\u4e0d\u4e00\u81f4|\u4e0d\u7b26|\u4e0d\u76f8\u7b26)"
     # (`with our boxed $x = 4$ it is $0 \neq 12$`: an inequality the check arrives at, no mark of success after it)
-    r"|(?:\\neq?|\u2260)(?![^.\n]*[\u2713\u2714\u2705])"
+    # (and in a program's or a plain-text spelling: `24 != 30`, `24 =/= 30`, `24 <> 30`, `35 \\not= 30`)
+    r"|(?P<unequal>\\neq?|\u2260|!=|=/=|<>|\\not\s*=)(?![^.\n]*[\u2713\u2714\u2705])"
+    r"|\boff\s+by\s+\d"  # (`24 vs 30 - off by 6`)
     # (`... RHS $= -2$. ✗`: a check marked failed, at the line's end or before what the line goes on to say)
     r"|(?P<mark>[" + FAILURE_MARKS + r"])\ufe0f?[ \t*_]*(?:$|[.;,])",
     re.IGNORECASE | re.MULTILINE,
@@ -266,6 +268,8 @@ _NAMED_IN_CLAUSE_RE = re.compile(
     r"(?<![\w\\])[A-Za-z]\s*=\s*(-?\d+(?:\.\d+)?)\$?"
     r"(?:\s+(?:is|was|does|doesn't|fails|must|should|es|est|ist|eine?|une?|una?|an?)\b)*+\s*\Z"
 )
+_LEFT_OF_RE = re.compile(r"(?<![\w.^_{])(-?\d+(?:\.\d+)?)[ \t$]*\Z")
+_VERSUS_RE = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)\s+vs\.?\s+(-?\d+(?:\.\d+)?)(?![\w.]*\d)")
 _UNEQUAL_TO_RE = re.compile(r"[ \t]*\$?[ \t]*(-?\d+(?:\.\d+)?)(?![\w.]*\d)")
 _OUR_VARIABLE_RE = re.compile(r"\b(?:our|the|this|that)\s+\$?[A-Za-z]\$?\s+(?:is\s+|was\s+)?(?:an?\s+)?\Z")
 _CHECKED_VALUE_RE = re.compile(r"(?<![\w.^_{])-?\d+(?:\.\d+)?(?![\w.])")
@@ -297,8 +301,16 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
         # (the value the refuting clause names itself: `These differ, so $x = 2$ is extraneous.`)
         named = _NAMED_IN_CLAUSE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])
         # (the value an inequality the check arrives at sets against: `$6 \\times 4 = 24 \\ne 30$` refutes 30)
-        unequal = _UNEQUAL_TO_RE.match(rest, m.end()) if m.group().startswith(("\\ne", "\u2260")) else None
-        if unequal is not None and same(unequal.group(1), value):
+        unequal = _UNEQUAL_TO_RE.match(rest, m.end()) if m.group("unequal") else None
+        # (or the value on its left, when the check sets no variable: `24 =/= 30`, `$35 \\not= 30$`)
+        left = _LEFT_OF_RE.search(rest, max(0, m.start() - 40), m.start()) if m.group("unequal") else None
+        # (`24 vs 30 - off by 6`: the two values the check set side by side)
+        versus = _VERSUS_RE.search(line) if m.group().startswith("off") else None
+        if (
+            (unequal is not None and same(unequal.group(1), value))
+            or (left is not None and not _ASSIGNMENT_RE.search(block) and same(left.group(1), value))
+            or (versus is not None and any(same(v, value) for v in versus.groups()))
+        ):
             end = _SENTENCE_END_RE.search(rest, m.end())
             return end.end() if end else len(rest)
         # (the answer named by its variable: `These differ, so our $x$ is extraneous.`)

@@ -206,7 +206,10 @@ def _roman_value(numeral: str) -> int:
 
 # a bracket right after the answer that restates it in another script or in words (`\\boxed{32} yuan (大写：肆拾捌元整)`,
 # `\\boxed{32} (achtundvierzig Quadrateinheiten)`): one value and its unit, read as a second value if it differs
-_GLOSS_MARK = r"(?:that\s+is|i\.\s?e\.|namely|in\s+words|\u5927\u5199)"
+_GLOSS_MARK = (
+    r"(?:that\s+is|i\.\s?e\.|namely|in\s+(?:other\s+)?words|viz\.?|o\s+sea|es\s+decir|c'est-à-dire|d\.\s?h\."
+    r"|das\s+hei(?:ß|ss)t|то\s+есть|\u5927\u5199)"
+)
 _GLOSS_RE = re.compile(
     r"[ \t$]*+(?:(?P<unit>[^\W\d_]{1,12})[ \t]*+)?(?:(?P<open>[(\uff08\[])[ \t]*(?:"
     + _GLOSS_MARK
@@ -214,7 +217,7 @@ _GLOSS_RE = re.compile(
     # (an approximate gloss is a value too: `\boxed{60} minutes [≈ 61]`)
     r"(?P<approx>(?:\u2248|~|about|approximately|circa|ca\.)[ \t]*)?(?P<bracketed>[^()\uff08\uff09\[\]\n]{1,60})[)\uff09\]]"
     # (or with no bracket, after a dash or comma and a word that restates: `\boxed{14} — that is, XVI.`)
-    r"|[.,]?[ \t]*+(?:[\u2014\u2013]|--?)?[ \t]*+"
+    r"|[.,;]?[ \t]*+(?:[\u2014\u2013]|--?)?[ \t]*+"
     + _GLOSS_MARK
     + r"[ \t]*[,:]?[ \t]*(?P<dashed>[^.;!\n]{1,40}?)[ \t]*(?:[.;!]|$))",
     re.IGNORECASE | re.MULTILINE,
@@ -245,6 +248,34 @@ def _ethiopic_value(numeral: str) -> int:
     return total + current
 
 
+_IDIOM_UNITS = {"gross": 144, "score": 20, "baker's dozen": 13, "dozen": 12}
+_IDIOM_TERM_RE = re.compile(
+    r"(?:(half\s+a)|(an?)|([a-z]+))\s+(gross|score|baker's\s+dozen|dozen)s?$|([a-z\-]+)$"
+)
+
+
+def _idiom_value(words: str) -> int | None:
+    """The number an English counting idiom names (`a gross` 144, `half a gross and a dozen` 84, `three score and
+    ten` 70), when at least one term counts in grosses, scores or dozens; None otherwise."""
+    total, counted = 0, False
+    for term in re.split(r"\s+and\s+", words.lower().strip().rstrip(".")):
+        m = _IDIOM_TERM_RE.match(term.strip())
+        if m is None:
+            return None
+        if m.group(4):
+            unit = _IDIOM_UNITS[" ".join(m.group(4).split())]
+            count = 0.5 if m.group(1) else 1 if m.group(2) else _in_words(m.group(3))
+            if count is None:
+                return None
+            total, counted = total + int(float(count) * unit), True
+        else:
+            plain = _in_words(m.group(5))
+            if plain is None or not plain.isdigit():
+                return None
+            total += int(plain)
+    return total if counted else None
+
+
 def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
     """(start, end, value) of a one-value gloss in a bracket after the answer (see above), if any."""
     m = _GLOSS_RE.match(text, answered) if answered >= 0 else None
@@ -264,6 +295,11 @@ def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
     stated = re.search(r"\b(?:is|equals|=)\s*\$?(-?\d+)\$?$", inner)  # (`i.e. the remainder is 11`)
     if stated is not None and m is not None and group == "dashed":
         return [(m.start(group) + stated.start(1), m.start(group) + stated.end(1), stated.group(1))]
+    idiom = _idiom_value(inner) if m is not None else None
+    if (
+        idiom is not None and m is not None
+    ):  # (`(a gross)`, `half a gross and a dozen`, `three score and ten`)
+        return [(m.start(group), m.end(group), str(idiom))]
     if m is None or (SCALE_WORD_RE.search(inner) and dozens is None):
         return []  # (`\\boxed{24} (2 dozen)`: a value and its scale, read by the scale rules)
     words = inner.split()

@@ -179,6 +179,10 @@ IF_CONDITIONALS = (
     ("(?:gdyby|jeśliby|jeżeliby)", "(?:by|byłaby|byłby|byłoby|wynosiłaby|wynosiłby)"),
     ("(?:kdyby|pokud\\s+by|keby|ak\\s+by)", "(?:by|bylo\\s+by|by\\s+bylo|by\\s+byla|by\\s+byl|bola\\s+by|by\\s+bola)"),
     ("dacă", "ar\\s+fi"), ("ha", "(?:lenne|volna)"), ("jos", "(?:olisi|tulisi)"), ("eğer", "(?:olurdu|olacaktı)"),
+    # and the languages whose `if` of a counterfactual is a word of its own or takes one: el he id vi uk is hi
+    ("αν", "θα"), ("(?:אילו|לו)", "(?:הייתה|היה|היו)"), ("(?:seandainya|andaikan|sekiranya)", "(?:akan|maka)"),
+    ("giá\\s+như", "(?:sẽ|thì)"), ("якби", "(?:б|би|була|був|було)"), ("ef", "(?:væri|væru|myndi|mundi)"),
+    ("(?:यदि|अगर)", "(?:होता|होती|होते)"),
 )  # fmt: skip
 
 

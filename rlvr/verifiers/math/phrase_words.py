@@ -102,6 +102,7 @@ FOREIGN_OR = (
     "eller", "ή", "या", "或者", "或是", "或", "または", "もしくは", "또는", "혹은", "vagy", "tai", "sau", "או", "أو", "یا",
     "ან", "tàbí", "tabi", "eða", "ose",  # ka yo is sq
     r"bzw\.", "beziehungsweise", "respektive",  # de: `24 bzw. 25` offers both
+    r"resp\.", "illetve", "vel", r"o\s+sea",  # nl/cs hu la es
 )  # fmt: skip
 FOREIGN_AND = (
     "и", "і", "und", "et", "oraz", "và", "ve", "och", "og", "και", "और", "和", "及", "および", "그리고",

@@ -79,7 +79,8 @@ _PHRASE_RE = re.compile(
     # (`the final count is now **32**`: a final count or total stated is an answer stated, as in a changelog)
     r"|\bfinal\s+(?:count|total|tally|result|value|number|sum|amount)\s+(?:is|=)(?:\s+now)?"
     # (`The correct value is 420.`: a value called the correct one is an answer stated, after a box a revision)
-    r"|\b(?:correct|right|true|actual)\s+(?:value|result|count|total|number|sum|amount)\s+is"
+    r"|\b(?:correct|right|true|real|actual|accurate)\s+(?:value|answer|result|count|total|number|figure|sum|amount)"
+    r"(?:\s*,[^,\n]{1,20},)?\s+(?:is|comes\s+to)"
     rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS}))\s*[:\uff1a]?\s*",
     re.IGNORECASE,
 )

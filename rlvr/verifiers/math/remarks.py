@@ -132,6 +132,7 @@ _FOREIGN_COUNTERFACTUAL_RE = re.compile(
     r"|(?:sin|sans)\b.*\b(?:ser\u00eda|habr\u00eda|serait|aurait)|ohne\b.*\b(?:w\u00e4re|w\u00fcrde|h\u00e4tte)"
     r"|senza\b.*\b(?:sarebbe|avrebbe)|sem\b.*\b(?:seria|teria)\b|\u0431\u0435\u0437\b.*\b\u0431\u044b\b"
     r"|(?:\u4e0d\u8003\u8651|\u6ca1\u6709|\u5982\u679c|\u5047\u5982|\u82e5).{0,60}\u7684\u8bdd"
+    r"|\u3082\u3057.{0,60}?(?:\u3060\u3063\u305f\u3089|\u3067\u3042\u3063\u305f\u306a\u3089)"  # (ja `もし…だったら`)
     r"|.{0,80}?(?:\u304c|\u3082)?\u306a\u3051\u308c\u3070|.{0,80}?(?:\uc5c6|\uc54a\ub294|\uc544\ub2c8)\ub2e4\uba74"
     r"|" + WITHOUT_WOULD,  # (`Zonder ... zou`, `Bez ... byłaby`: the languages of `languages.py`)
     re.IGNORECASE,

@@ -435,7 +435,8 @@ EXPLICIT_REVISIONS = (
     # a value called the correct one (`I miscounted at the top. The correct count is **14**.`)
     # (opening its sentence: `If the order mattered, the correct value is ...` is a supposition's consequent)
     r"(?:(?<=[.!?:]\s)|(?<=\n)|(?<=\*\*)|(?<=\bso\s)|(?<=\bthus\s)|(?<=\bhence\s)|(?<=\btherefore\s)"
-    r"|(?<=\btherefore,\s))the\s+(?:correct|right)\s+(?:value|result|count|total|number|sum|amount|answer)\s+is",
+    r"|(?<=\btherefore,\s))the\s+(?:correct|right|true|real|actual|accurate)\s+(?:value|result|count|total|number|figure"
+    r"|sum|amount|answer)(?:\s*,[^,\n]{1,20},)?\s+(?:is|comes\s+to)",
     # a correction label of zh / ja (`修正：上面的最后一步有误，正确答案应为 21。`, `訂正：`)
     "修正", "更正", "订正", "訂正",
 )  # fmt: skip
