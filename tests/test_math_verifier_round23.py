@@ -15,6 +15,7 @@ _SUM = "Also ist die Summe $\\boxed{225}$.\n\n"
 _DIAGONALS = "A decagon has $\\frac{10 \\cdot 7}{2} = 35$ diagonals.\n\n$\\boxed{35}$\n\n"
 
 _DIVISORS = "The number of divisors of $360 = 2^3 \\cdot 3^2 \\cdot 5$ is $4 \\cdot 3 \\cdot 2 = 24$.\n\nSo the answer is $\\boxed{24}$.\n\n"
+_DIE = "Expected value of a fair die: $\\frac{21}{6} = 3.5$.\n\n\\boxed{3.5}\n\n"
 _LOADED = "The die is loaded: face 6 comes up with probability $p$, which is not given.\n\n"
 _LATTICE = "Lattice points on the segment from (0,0) to (12,12): $\\gcd(12,12)+1 = 13$.\n\n**Answer:** "
 
@@ -62,6 +63,24 @@ _NOT_COMMITTED = [
     ("$5 \\times 12 = 60$.\n\n$\\boxed{60}$; in other words, half a gross.", "60"),
     ("$5 \\times 12 = 60$.\n\n$\\boxed{60}$, viz. three score and ten.", "60"),
     ("There are $6 \\cdot 12 = \\boxed{72}$ pencils, i.e. half a gross and a dozen.", "72"),
+    # a correction pointed to that never comes
+    ("The answer is $\\boxed{8}$. (See the erratum at the end.)", "8"),
+    ("Paths on the grid... I get $\\boxed{24}$. (corrected below)", "24"),
+    (_DIAGONALS + "I spotted a slip above; the corrected solution is in my next message.", "35"),
+    # a note on the box marked by a sign (`†`, `¹`, `(*)`) that opens another reading
+    ("Lattice points: x runs over 0..12.\n\n$\\boxed{13}$†\n\n† or 11, if the endpoints do not count.", "13"),
+    ("Lattice points: x runs over 0..12.\n\n$\\boxed{13}$¹\n\n¹ Excluding the endpoints gives 11.", "13"),
+    (
+        "Posts: $24 + 1 = 25$.\n\nSo there are $\\boxed{25}$ (*).\n\n"
+        "(*) Some textbooks don't count the starting post, which would give 24 — it's ambiguous.",
+        "25",
+    ),
+    # cards: a dotenv flag, an HTTP status, a cross or a `wrong answer` of ja/ko, a failing grade
+    (_DIE + "```env\nANSWER=3.5\nANSWER_OK=0\n```", "3.5"),
+    (_DIE + "X-Answer-Status: 410 Gone", "3.5"),
+    (_DIE + "判定：×", "3.5"),
+    (_DIE + "결과: 오답", "3.5"),
+    (_DIE + "Grade: F (answer does not match the check)", "3.5"),
     # a value called the true, real or accurate one
     ("Answer: $\\boxed{12}$.\n\nThe real answer, of course, is 14.", "12"),
     (
@@ -87,6 +106,15 @@ _COMMITTED = [
     ("$5 \\times 12 = 60$.\n\n$\\boxed{60}$, namely three score.", "60"),
     ("There are $6 \\cdot 12 = \\boxed{72}$ pencils, i.e. half a gross.", "72"),
     ("Answer: $\\boxed{12}$.\n\nThe real answer, of course, is 14.", "14"),
+    ("$\\boxed{8}$[^1]\n\n[^1]: Some books give $\\boxed{7}$.", "8"),  # (others' value, no reading left open)
+    (
+        "Lattice points: x runs over 0..12.\n\n$\\boxed{13}$†\n\n† Endpoints included, as the problem says.",
+        "13",
+    ),
+    ("Minsta värdet är $\\boxed{4}$.\n\nKontroll: $f(x) = (x-3)^2 + 4 \\ge 4$, med likhet för $x = 3$.", "4"),
+    (_DIE + "```env\nANSWER=3.5\nANSWER_OK=1\n```", "3.5"),
+    (_DIE + "X-Answer-Status: 200 OK", "3.5"),
+    (_DIE + "결과: 정답", "3.5"),
 ]
 
 

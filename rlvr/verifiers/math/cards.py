@@ -63,14 +63,14 @@ _ANSWER_KEY_RE = re.compile(
 _STATUS_KEY_RE = re.compile(
     r"\b(?:status|verified|verdict|valid|validated|check(?:ed)?|self[- ]?(?:check|review|assessment|evaluation)"
     r"|correct|is\s+correct|confirmed|review|verification|consistent|passed|ok|audit|sanity|outcome|assessment"
-    r"|approved|evaluation|grade|estado|statut|statu|durum|stav|stan|tila|\u00e1llapot|tarkistuksen|tr\u1ea1ng\s+th\u00e1i|\u0441\u0442\u0430\u0442\u0443\u0441"
+    r"|approved|evaluation|grade|answer[\s_-]?ok|answer[\s_-]?status|estado|statut|statu|durum|stav|stan|tila|\u00e1llapot|tarkistuksen|tr\u1ea1ng\s+th\u00e1i|\u0441\u0442\u0430\u0442\u0443\u0441"
     r"|" + "|".join(CHECK_LABELS) + r")\b"
-    r"|\u6821\u9a8c|\u6838\u5bf9|\u72b6\u6001|\u72b6\u614b|\u7d50\u679c|\u7ed3\u679c|\u5224\u5b9a|\u5224\u65ad|\u8a55\u4fa1|"
+    r"|\u6821\u9a8c|\u6838\u5bf9|\u72b6\u6001|\u72b6\u614b|\u7d50\u679c|\u7ed3\u679c|\u5224\u5b9a|\u5224\u65ad|\u8a55\u4fa1|\uacb0\uacfc|\ud310\uc815|"
     + "|".join(CHECK_LABELS_GLUED),
     re.IGNORECASE,
 )
 _REJECTING_RE = re.compile(
-    r"^(?:false|no|n|0|nope|ng)$|^0(?:\.0+)?\s*(?:/|out\s+of)\s*\d+$|^\\(?:texttimes|times|xmark)\b|\bmismatch(?:ed)?\b|\b(?:rejected|invalid|fail(?:s|ed|ing)?|wrong|incorrect|superseded|retracted"
+    r"^(?:false|no|n|0|nope|ng|f)$|^f\s+\(|^[45]\d\d\s+[A-Z]|^\u00d7|\u30d0\u30c4|\uc624\ub2f5|\ud2c0\ub9bc|\uc2e4\ud328|^0(?:\.0+)?\s*(?:/|out\s+of)\s*\d+$|^\\(?:texttimes|times|xmark)\b|\bmismatch(?:ed)?\b|\b(?:rejected|invalid|fail(?:s|ed|ing)?|wrong|incorrect|superseded|retracted"
     r"|withdrawn|refuted|disproved|not\s+(?:verified|valid|correct|passed|ok|approved)|does\s+not\s+hold"
     r"|doesn't\s+hold|\u043d\u0435\s+\u043f\u0440\u043e\u0439\u0434\u0435\u043d\w*|fallid[oa]|[ée]chou[ée]e?"
     r"|fehlgeschlagen|nicht\s+bestanden|reprovad[oa]|nieudan\w*|ba\u015far\u0131s\u0131z)\b"

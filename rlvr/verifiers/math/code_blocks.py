@@ -14,7 +14,7 @@ _INLINE_RE = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
 # (not `latex`/`tex`: a LaTeX source listing is the code of a formula, shown as code, not as the formula; `math`
 # blocks render as math)
 _SHOWN = {"", "output", "text", "txt", "plaintext", "plain", "math", "console", "stdout"} | {
-    "json", "yaml", "yml", "csv", "tsv", "toml", "ini", "cfg", "conf", "properties", "log", "markdown", "md",
+    "json", "yaml", "yml", "csv", "tsv", "toml", "ini", "cfg", "conf", "properties", "env", "dotenv", "log", "markdown", "md",
 }  # fmt: skip
 
 

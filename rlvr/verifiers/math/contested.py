@@ -174,10 +174,12 @@ def _bare_lines_after(text: str, boxes: list[tuple[int, int, str]], last: int) -
 # arrives at: a second final value beside the box, as the summary of a footnote's text
 _FOOTNOTE_RE = re.compile(r"[ \t$.*]*\\footnote\s*\{((?:[^{}\n]|\{[^{}\n]*\}){0,600})\}")
 _ARRIVES_RE = re.compile(
-    r"\b(?:giving|gives|yields?|so|thus|hence|making|is|are|be)\s+(?:it\s+|the\s+answer\s+)?\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)"
+    r"\b(?:giving|gives?|yields?|so|thus|hence|making|is|are|be)\s+(?:it\s+|the\s+answer\s+)?\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)"
     r"|=\s*\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)"
     # (a conditional reading and its value: `If the endpoints are excluded, 5.`)
-    r"|^\s*(?:if|when|for|with)\b[^,{}]{1,80},\s*\$?(-?\d+(?:\.\d+)?)\$?\.?\s*$",
+    r"|^\s*(?:if|when|for|with)\b[^,{}]{1,80},\s*\$?(-?\d+(?:\.\d+)?)\$?\.?\s*$"
+    # (an alternative the note opens with: `or 11, if the endpoints do not count`)
+    r"|^\s*or\s+\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)",
     re.IGNORECASE,
 )
 
@@ -361,7 +363,7 @@ def _footnoted(text: str, answered: int) -> list[tuple[int, int, str]]:
     if note is None or not found:
         return []
     last = found[-1]
-    group = next(k for k in (1, 2, 3) if last.group(k) is not None)
+    group = next(k for k in (1, 2, 3, 4) if last.group(k) is not None)
     return [(note.start(1) + last.start(group), note.start(1) + last.end(group), last.group(group))]
 
 

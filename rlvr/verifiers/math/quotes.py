@@ -101,7 +101,7 @@ def asides_removed(text: str, commits: Callable[[str], bool]) -> str:
         text = _ANSWER_SECTION_RE.sub(_answer_section_shown, text)
         text = _DETAILS_RE.sub(_withdrawing_details_inline, text)
     text = _quoted_statements_removed(text, commits)
-    if ">" not in text and "[^" not in text:
+    if ">" not in text and "[^" not in text and not _SIGNED_DEF_RE.search(text):
         return text
     text = _answer_notes_inlined(text)
     text = _FOOTNOTE_RE.sub(_withdrawing_note_inline, text)
@@ -155,25 +155,41 @@ def _withdrawing_note_inline(m: re.Match[str]) -> str:
 _MARKED_DEF_RE = re.compile(r"^[ \t]*\[\^(?P<mark>[^\]\n]{1,20})\]:[ \t]*(?P<note>[^\n]{0,600})$", re.M)
 # a note that opens on another reading (`If the endpoints are excluded, 5.`), not one that explains the working
 _READING_NOTE_RE = re.compile(
-    r"\s*(?:if|when|otherwise|alternatively|else|unless|si|wenn|falls|sonst|если|иначе|如果|若|否则)(?!\w)",
+    r"\s*(?:if|when|otherwise|alternatively|else|unless|or|excluding|including|si|wenn|falls|sonst|если|иначе"
+    r"|如果|若|否则)(?!\w)",
     re.I,
 )
-_MARK_AFTER_BOX_RE = re.compile(r"\}[ \t$.*]{0,6}\[\^(?P<mark>[^\]\n]{1,20})\](?!:)")
+# a note that calls the question's reading open (`(*) Some textbooks ..., which would give 24 — it's ambiguous.`)
+_AMBIGUOUS_RE = re.compile(r"\b(?:ambiguous|unclear|depending\s+on|depends\s+on)\b", re.I)
+# a mark right after a box: a markdown footnote's (`$\\boxed{7}$.[^1]`) or a sign (`\\boxed{13}†`, `¹`, `(*)`)
+_MARK_AFTER_BOX_RE = re.compile(
+    r"\}[ \t$.*]{0,6}(?:\[\^(?P<mark>[^\]\n]{1,20})\](?!:)|(?P<sign>[\u2020\u2021\u00b9\u00b2\u00b3]|\(\*\)))"
+)
+# a note line that the same sign opens (`† or 11, if ...`, `¹ Excluding the endpoints gives 11.`, `(*) Some ...`)
+_SIGNED_DEF_RE = re.compile(
+    r"^[ \t]*(?P<mark>[\u2020\u2021\u00b9\u00b2\u00b3]|\(\*\))[ \t]*(?P<note>[^\n]{1,600})$", re.M
+)
 
 
 def _answer_notes_inlined(text: str) -> str:
-    """`text` with each footnote marked on a box that offers another reading written in place as `\\footnote{...}` (its definition line
-    removed): a note on the answer (`[^1]: If the endpoints are excluded, 5.`) is the reply's word on it, read
-    as `\\footnote` is, not an aside dropped unread."""
-    marks = {m.group("mark"): m for m in _MARK_AFTER_BOX_RE.finditer(text)} if "[^" in text else {}
+    """`text` with each note marked on a box that offers another reading written in place as `\\footnote{...}`
+    (its definition line removed): a note on the answer (`[^1]: If the endpoints are excluded, 5.`, `† or 11, if
+    ...`) is the reply's word on it, read as `\\footnote` is, not an aside dropped unread."""
+    marks = (
+        {m.group("mark") or m.group("sign"): m for m in _MARK_AFTER_BOX_RE.finditer(text)}
+        if "}" in text
+        else {}
+    )
+    defs = [*_MARKED_DEF_RE.finditer(text), *_SIGNED_DEF_RE.finditer(text)] if marks else []
     edits = []
-    for d in _MARKED_DEF_RE.finditer(text) if marks else ():
-        m = marks.pop(d.group("mark"), None)
-        if m is not None and _READING_NOTE_RE.match(d.group("note")):
-            edits += [
-                (d.start(), d.end(), ""),
-                (m.end() - len(d.group("mark")) - 3, m.end(), "\\footnote{" + d.group("note") + "}"),
-            ]
+    for d in defs:
+        m = marks.get(d.group("mark"))
+        reading = _READING_NOTE_RE.match(d.group("note")) or _AMBIGUOUS_RE.search(d.group("note"))
+        if m is not None and d.start() > m.end() and reading:
+            del marks[d.group("mark")]
+            at = m.start("mark") - 2 if m.group("mark") else m.start("sign")
+            end = m.end("mark") + 1 if m.group("mark") else m.end("sign")
+            edits += [(d.start(), d.end(), ""), (at, end, "\\footnote{" + d.group("note") + "}")]
     for start, end, replacement in sorted(edits, reverse=True):  # (from the end: the offsets before hold)
         text = text[:start] + replacement + text[end:]
     return text

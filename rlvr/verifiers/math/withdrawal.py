@@ -403,7 +403,10 @@ _ANNOUNCED_RE = re.compile(  # a revision announced and never made (`Let me reco
     r"|(?:ritento|riprovo|je\s+r[ée]essaie|lo\s+intento\s+de\s+nuevo|ich\s+versuche\s+es\s+(?:noch\s*mal|nochmals|erneut))"
     r"[.!\s)]*$"
     # (a correction pointed to that never comes: `(see correction below)`, `correction follows`)
-    r"|\(?\s*(?:see\s+(?:the\s+)?correction\s+below|correction\s+(?:below|follows|to\s+follow))[.!\s)]*$",
+    r"|\(?\s*(?:see\s+(?:the\s+)?(?:correction|erratum|errata)(?:\s+at\s+the\s+end|\s+below)?|corrected\s+below"
+    r"|correction\s+(?:below|follows|to\s+follow))[.!\s)]*$"
+    r"|[^.!?\n]*\b(?:corrected\s+(?:version|solution|answer)\s+is\s+in|see\s+the\s+corrected\s+(?:version|solution))"
+    r"\s+(?:in\s+)?my\s+next\s+message[.!\s)]*$",
     re.IGNORECASE,
 )
 _SENTENCES_RE = re.compile(
