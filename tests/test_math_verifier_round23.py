@@ -81,6 +81,22 @@ _NOT_COMMITTED = [
     (_DIE + "判定：×", "3.5"),
     (_DIE + "결과: 오답", "3.5"),
     (_DIE + "Grade: F (answer does not match the check)", "3.5"),
+    # refutations in id and vi; doubt marks and a German doubt after the box; a review's or a revert's withdrawal
+    ("Jadi $x = \\boxed{1}$.\n\nCek: $3 \\ne 2{,}83$, tidak memenuhi.", "1"),
+    ("Đáp số: $\\boxed{1}$\n\nKiểm tra: $1 > 2$? Không thỏa mãn.", "1"),
+    ("Thus the answer is $\\boxed{12}$‽", "12"),
+    ("Ergo: $\\boxed{12}$ — glaube ich zumindest, sicher bin ich nicht.", "12"),
+    (
+        "$\\boxed{42}$\n\n> **Review:** The final answer does not follow from step 3.\n\n**Author:** Agreed, withdrawing.",
+        "42",
+    ),
+    # glosses in other brackets and lower-case Roman numerals; a Portuguese `Obs.:` that withdraws
+    ("Therefore the count is $\\boxed{14}$ ‹XVI›.", "14"),
+    ("Answer: $\\boxed{14}$ (xv)", "14"),
+    (
+        "Resposta: $\\boxed{43}$\n\nObs.: esta resposta está incorreta; o enunciado pedia $3 \\cdot 4^3 - 5 = 187$.",
+        "43",
+    ),
     # a value called the true, real or accurate one
     ("Answer: $\\boxed{12}$.\n\nThe real answer, of course, is 14.", "12"),
     (
@@ -115,6 +131,13 @@ _COMMITTED = [
     (_DIE + "```env\nANSWER=3.5\nANSWER_OK=1\n```", "3.5"),
     (_DIE + "X-Answer-Status: 200 OK", "3.5"),
     (_DIE + "결과: 정답", "3.5"),
+    (
+        "Resposta: $\\boxed{43}$\n\nObs.: esta resposta está incorreta; o enunciado pedia $3 \\cdot 4^3 - 5 = 187$.",
+        "187",
+    ),
+    ("Therefore the count is $\\boxed{14}$ ‹XIV›.", "14"),
+    ("Thus the answer is $\\boxed{12}$!", "12"),
+    ("Ergo: $\\boxed{12}$ — da bin ich mir sicher.", "12"),
 ]
 
 

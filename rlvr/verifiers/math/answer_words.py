@@ -95,7 +95,7 @@ SECTION_TITLES = (
 ADDENDUM_TITLES = (
     "addendum", "erratum", "errata", "fixme", "nachtrag", r"anm\.?", "zusatz", "追记", "追記", "补充", "補足", "注",
     "备注", "附注", "дополнение", "постскриптум", "adenda", "addenda", r"nota\s+bene", "post-scriptum",
-    "aggiunta", "adendo",
+    "aggiunta", "adendo", r"obs\.?", "xxx",
 )  # fmt: skip
 #: Openers of a remark beside the answer (`Note that`, `For comparison`, `By the way`): a box in a sentence they
 #: open is an aside (`asides.py`); so do `REMARK_TITLES`.

@@ -246,7 +246,7 @@ _REFUTES_RE = re.compile(
     r"|\bspurious\b|\bScheinl[öo]sung|\bsoluci[óo]n\s+extra[ñn]a\b|\bsolution\s+(?:parasite|étrangère)\b"
     r"|(?P<mismatch>\b(?:ei\s+klapi|ei\s+täsmää|stimmt\s+nicht|passt\s+nicht|ne\s+correspond\s+pas|no\s+coincide"
     r"|non\s+coincide|не\s+совпада\w*|nie\s+zgadza\s+się|komt\s+niet\s+overeen|stemmer\s+ikke|stämmer\s+inte"
-    r"|nem\s+egyezik|nesouhlasí|uyuşmuyor|tidak\s+cocok)\b|\u5408\u308f\u306a\u3044|\u4e00\u81f4\u3057\u306a\u3044|\u4e0d\u4e00\u81f4|\u4e0d\u7b26|\u4e0d\u76f8\u7b26)"
+    r"|nem\s+egyezik|nesouhlasí|uyuşmuyor|tidak\s+cocok|tidak\s+memenuhi|không\s+thỏa\s+mãn)\b|\u5408\u308f\u306a\u3044|\u4e00\u81f4\u3057\u306a\u3044|\u4e0d\u4e00\u81f4|\u4e0d\u7b26|\u4e0d\u76f8\u7b26)"
     # (`with our boxed $x = 4$ it is $0 \neq 12$`: an inequality the check arrives at, no mark of success after it)
     # (and in a program's or a plain-text spelling: `24 != 30`, `24 =/= 30`, `24 <> 30`, `35 \\not= 30`)
     r"|(?P<unequal>\\neq?|\u2260|!=|=/=|<>|\\not\s*=)(?![^.\n]*[\u2713\u2714\u2705])"

@@ -213,11 +213,11 @@ _GLOSS_MARK = (
     r"|das\s+hei(?:ß|ss)t|то\s+есть|\u5927\u5199)"
 )
 _GLOSS_RE = re.compile(
-    r"[ \t$]*+(?:(?P<unit>[^\W\d_]{1,12})[ \t]*+)?(?:(?P<open>[(\uff08\[])[ \t]*(?:"
+    r"[ \t$]*+(?:(?P<unit>[^\W\d_]{1,12})[ \t]*+)?(?:(?P<open>[(\uff08\[\u2039\u3014\u3010])[ \t]*(?:"
     + _GLOSS_MARK
     + r"[ \t]*[,:\uff1a]?[ \t]*)?"
     # (an approximate gloss is a value too: `\boxed{60} minutes [≈ 61]`)
-    r"(?P<approx>(?:\u2248|~|about|approximately|circa|ca\.)[ \t]*)?(?P<bracketed>[^()\uff08\uff09\[\]\n]{1,60})[)\uff09\]]"
+    r"(?P<approx>(?:\u2248|~|about|approximately|circa|ca\.)[ \t]*)?(?P<bracketed>[^()\uff08\uff09\[\]\u2039\u203a\u3014\u3015\u3010\u3011\n]{1,60})[)\uff09\]\u203a\u3015\u3011]"
     # (or with no bracket, after a dash or comma and a word that restates: `\boxed{14} — that is, XVI.`)
     r"|[.,;]?[ \t]*+(?:[\u2014\u2013]|--?)?[ \t]*+"
     + _GLOSS_MARK
@@ -339,8 +339,8 @@ def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
         value = cjk_number(run.group())
     elif _ETHIOPIC_RE.fullmatch(inner):
         value = str(_ethiopic_value(inner))  # (`፷፩`)
-    elif _NUMERAL_RE.fullmatch(inner):
-        value = str(_roman_value(inner))  # (`— that is, XVI`)
+    elif _NUMERAL_RE.fullmatch(inner) or re.fullmatch(r"[ivxlc]{2,8}", inner):
+        value = str(_roman_value(inner.upper()))  # (`— that is, XVI`, `(xv)`)
     elif first.replace("-", "").isalpha() and not re.search(r"\d", inner):
         # (the number's words, up to three, then what it counts: `altmış bir`, `sixty-one with the pause`; a
         # longer gloss only after `that is` / `i.e.`, so that `(one of the two roots)` states no value)

@@ -99,6 +99,8 @@ RETRACT_WORDS_SPACED = (
     "zignoruj",
     # a FIXME note: the author marks what it follows as known to be broken
     "fixme",
+    # a withdrawal in a review's or a version control's words: `Agreed, withdrawing.`, `Revert "final answer: 42"`
+    "withdrawing", "I\\s+withdraw", "revert(?:s|ed)?(?=\\s+[\"'“]|\\s+commit|\\s+the\\s+answer)",
 )  # fmt: skip
 RETRACT_WORDS_GLUED = (
     "취소",
