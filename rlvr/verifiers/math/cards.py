@@ -70,7 +70,7 @@ _STATUS_KEY_RE = re.compile(
     re.IGNORECASE,
 )
 _REJECTING_RE = re.compile(
-    r"^(?:false|no|n|0|nope|ng|f)$|^f\s+\(|^[45]\d\d\s+[A-Z]|^\u00d7|\u30d0\u30c4|\uc624\ub2f5|\ud2c0\ub9bc|\uc2e4\ud328|^0(?:\.0+)?\s*(?:/|out\s+of)\s*\d+$|^\\(?:texttimes|times|xmark)\b|\bmismatch(?:ed)?\b|\b(?:rejected|invalid|fail(?:s|ed|ing)?|wrong|incorrect|superseded|retracted"
+    r"^(?:false|no|n|0|nope|ng|f|inconsistent)$|^f\s+\(|^[45]\d\d\s+[A-Z]|^\u00d7|\u30d0\u30c4|\uc624\ub2f5|\ud2c0\ub9bc|\uc2e4\ud328|^0(?:\.0+)?\s*(?:/|out\s+of)\s*\d+$|^\\(?:texttimes|times|xmark)\b|\bmismatch(?:ed)?\b|\b(?:rejected|invalid|fail(?:s|ed|ing)?|wrong|incorrect|superseded|retracted"
     r"|withdrawn|refuted|disproved|not\s+(?:verified|valid|correct|passed|ok|approved)|does\s+not\s+hold"
     r"|doesn't\s+hold|\u043d\u0435\s+\u043f\u0440\u043e\u0439\u0434\u0435\u043d\w*|fallid[oa]|[ée]chou[ée]e?"
     r"|fehlgeschlagen|nicht\s+bestanden|reprovad[oa]|nieudan\w*|ba\u015far\u0131s\u0131z)\b"
