@@ -81,11 +81,9 @@ _NOT_COMMITTED = [
     (_DIE + "判定：×", "3.5"),
     (_DIE + "결과: 오답", "3.5"),
     (_DIE + "Grade: F (answer does not match the check)", "3.5"),
-    # refutations in id and vi; doubt marks and a German doubt after the box; a review's or a revert's withdrawal
+    # refutations in id and vi; a review's withdrawal
     ("Jadi $x = \\boxed{1}$.\n\nCek: $3 \\ne 2{,}83$, tidak memenuhi.", "1"),
     ("Đáp số: $\\boxed{1}$\n\nKiểm tra: $1 > 2$? Không thỏa mãn.", "1"),
-    ("Thus the answer is $\\boxed{12}$‽", "12"),
-    ("Ergo: $\\boxed{12}$ — glaube ich zumindest, sicher bin ich nicht.", "12"),
     (
         "$\\boxed{42}$\n\n> **Review:** The final answer does not follow from step 3.\n\n**Author:** Agreed, withdrawing.",
         "42",
@@ -138,6 +136,9 @@ _COMMITTED = [
     ("Therefore the count is $\\boxed{14}$ ‹XIV›.", "14"),
     ("Thus the answer is $\\boxed{12}$!", "12"),
     ("Ergo: $\\boxed{12}$ — da bin ich mir sicher.", "12"),
+    # (doubt alone offers no other value and withdraws nothing: the documented policy)
+    ("Thus the answer is $\\boxed{12}$‽", "12"),
+    ("Ergo: $\\boxed{12}$ — glaube ich zumindest, sicher bin ich nicht.", "12"),
 ]
 
 

@@ -130,9 +130,6 @@ _HEDGED_BEFORE_RE = re.compile(
 _HEDGED_AFTER_RE = re.compile(
     # (a bare `or` may restate the value, `\\boxed{\\frac12}, or 0.5`: `alternatives_after` compares its values)
     r"^[\s$}]*(?:[(\[;,]|\s-\s)\s*(?:or\s+)?(?:alt(?:ernatively|ernative)?|possibly|perhaps|maybe|probably)(?!\w)"
-    # (a doubt mark on the value: `\\boxed{12}‽`, `\\boxed{12}?!`; a doubt of de: `— glaube ich zumindest`)
-    r"|^[\s$}]*(?:\u203d|\?!|!\?)"
-    r"|^[\s$}]*[,;\u2014\u2013-]*\s*(?:glaube\s+ich|denke\s+ich|vermute\s+ich|sicher\s+bin\s+ich\s+nicht)\b"
     r"|^[\s$}]*[(\[][^()\[\]]{0,40}?[\d$][^()\[\]]{0,40}?\b(?:if|when|unless|otherwise)\b"
     # a reading it depends on: `6/8 (depending on whether rotations are identified)`
     r"|^[\s$}]*[(\[,;\u2014\u2013-]?\s*(?:depending\s+on|according\s+to\s+whether|based\s+on\s+whether)\b"
