@@ -136,6 +136,10 @@ _COMMITTED = [
     ("Therefore the count is $\\boxed{14}$ ‹XIV›.", "14"),
     ("Thus the answer is $\\boxed{12}$!", "12"),
     ("Ergo: $\\boxed{12}$ — da bin ich mir sicher.", "12"),
+    # (an inequality that does not close its sentence judges no value; a judgement under a condition is none)
+    (_DIVISORS + "Verification: 24 != 25, so the other candidate 25 is excluded.", "24"),
+    (_DIVISORS + "Note that 24 != 0, so the division is fine.", "24"),
+    (_SUM + "Hinweis: Die Summe ist falsch, wenn man die Eins nicht mitzählt.", "225"),
     # (doubt alone offers no other value and withdraws nothing: the documented policy)
     ("Thus the answer is $\\boxed{12}$‽", "12"),
     ("Ergo: $\\boxed{12}$ — glaube ich zumindest, sicher bin ich nicht.", "12"),

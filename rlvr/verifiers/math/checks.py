@@ -249,7 +249,9 @@ _REFUTES_RE = re.compile(
     r"|nem\s+egyezik|nesouhlasí|uyuşmuyor|tidak\s+cocok|tidak\s+memenuhi|không\s+thỏa\s+mãn)\b|\u5408\u308f\u306a\u3044|\u4e00\u81f4\u3057\u306a\u3044|\u4e0d\u4e00\u81f4|\u4e0d\u7b26|\u4e0d\u76f8\u7b26)"
     # (`with our boxed $x = 4$ it is $0 \neq 12$`: an inequality the check arrives at, no mark of success after it)
     # (and in a program's or a plain-text spelling: `24 != 30`, `24 =/= 30`, `24 <> 30`, `35 \\not= 30`)
-    r"|(?P<unequal>\\neq?|\u2260|!=|=/=|<>|\\not\s*=)(?![^.\n]*[\u2713\u2714\u2705])"
+    r"|(?P<unequal>\\neq?|\u2260)(?![^.\n]*[\u2713\u2714\u2705])"
+    # (the plain-text spellings only as the verdict closing a sentence: `Note that 30 != 0, so ...` judges nothing)
+    r"|(?P<spelled>!=|=/=|<>|\\not\s*=)(?=[ \t$]*-?\d+(?:\.\d+)?[ \t$]*(?:[.!]?[ \t]*$|[.!]\s))"
     r"|\boff\s+by\s+\d"  # (`24 vs 30 - off by 6`)
     # (`... RHS $= -2$. ✗`: a check marked failed, at the line's end or before what the line goes on to say)
     r"|(?P<mark>[" + FAILURE_MARKS + r"])\ufe0f?[ \t*_]*(?:$|[.;,])",
@@ -301,9 +303,9 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
         # (the value the refuting clause names itself: `These differ, so $x = 2$ is extraneous.`)
         named = _NAMED_IN_CLAUSE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])
         # (the value an inequality the check arrives at sets against: `$6 \\times 4 = 24 \\ne 30$` refutes 30)
-        unequal = _UNEQUAL_TO_RE.match(rest, m.end()) if m.group("unequal") else None
+        unequal = _UNEQUAL_TO_RE.match(rest, m.end()) if m.group("unequal") or m.group("spelled") else None
         # (or the value on its left, when the check sets no variable: `24 =/= 30`, `$35 \\not= 30$`)
-        left = _LEFT_OF_RE.search(rest, max(0, m.start() - 40), m.start()) if m.group("unequal") else None
+        left = _LEFT_OF_RE.search(rest, max(0, m.start() - 40), m.start()) if m.group("spelled") else None
         # (`24 vs 30 - off by 6`: the two values the check set side by side)
         versus = _VERSUS_RE.search(line) if m.group().startswith("off") else None
         if (

@@ -235,6 +235,10 @@ def other_language_wrong(sentence: str) -> bool:
     return end >= 0 and len(sentence.split()) <= 10 and not re.search(r"\w", clause_rest)
 
 
+_CONDITION_AFTER_RE = re.compile(
+    r"\s*(?:wenn|falls|sofern|si|se|if|unless|when|když|pokud|jeśli|jeżeli|gdy|если|когда|als|om|hvis|ha|jos|eğer)\b",
+    re.IGNORECASE,
+)
 _PITFALL_ADJECTIVE_RE = re.compile(
     r"typisch|häufig|gängig|klassisch|com[úu]n|t[íi]pic|courant|typique|fr[ée]quent|comune|classic|częst|typow"
     r"|типичн|частая|частой|распространённ|yaygın|tipik|vanlig|veelgemaakt|gebruikelijk",
@@ -245,7 +249,10 @@ _PITFALL_ADJECTIVE_RE = re.compile(
 def first_clause_judged_wrong(sentence: str) -> bool:
     """Whether a sentence of another language opens on a clause whose last word is a word of error (`Das obige
     Ergebnis ist falsch, ich habe die Aufgabe falsch gelesen.`): its subject, the statement before, is judged."""
-    first = re.split(r"[,;\uff0c\u060c]", sentence, maxsplit=1)[0].rstrip(" .!")
+    first, *rest = re.split(r"[,;\uff0c\u060c]", sentence, maxsplit=1)
+    first = first.rstrip(" .!")
+    if rest and _CONDITION_AFTER_RE.match(rest[0]):
+        return False  # (`Die Fläche ist falsch, wenn man nicht halbiert.`: wrong under a condition)
     if len(first) > 80 or _ENGLISH_RE.search(first) or not _OTHER_STEM_RE.search(first):
         return False
     if _PITFALL_ADJECTIVE_RE.search(first):
