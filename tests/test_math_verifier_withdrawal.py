@@ -10,7 +10,8 @@ import pytest
 
 from rlvr.verifiers import MathVerifier
 from rlvr.verifiers.math.assertion import unasserted
-from rlvr.verifiers.math.withdrawal import different_values, withdrawal_kind
+from rlvr.verifiers.math.plain_values import different_values
+from rlvr.verifiers.math.withdrawal import withdrawal_kind
 
 BOX = r"So the answer is $\boxed{7}$."
 

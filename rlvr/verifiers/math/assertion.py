@@ -42,6 +42,7 @@ import re
 
 from rlvr.verifiers.math.boxes import outer_boxes
 from rlvr.verifiers.math.number_words import number_from_words
+from rlvr.verifiers.math.plain_values import different_values
 from rlvr.verifiers.math.remarks import (
     _CONDITION_RE,
     _REACH,
@@ -55,7 +56,6 @@ from rlvr.verifiers.math.remarks import (
 )
 from rlvr.verifiers.math.truncation import declared_unfinished
 from rlvr.verifiers.math.withdrawal import (
-    different_values,
     revised_after_withdrawal,  # noqa: F401  (read from here by box_context)
     withdrawal_end,
     withdrawn_after,
