@@ -140,6 +140,21 @@ _COMMITTED = [
     (_DIVISORS + "Verification: 24 != 25, so the other candidate 25 is excluded.", "24"),
     (_DIVISORS + "Note that 24 != 0, so the division is fine.", "24"),
     (_SUM + "Hinweis: Die Summe ist falsch, wenn man die Eins nicht mitzählt.", "225"),
+    # found in review: a gloss that restates the value as an expression or in other units is no second value;
+    # a denied refutation; `off by` beside an estimate
+    ("The answer is $\\boxed{64}$ (2⁶).", "64"),
+    ("So $\\boxed{120}$, i.e. 5!.", "120"),
+    ("The answer is $\\boxed{16}$, i.e. 4 squared.", "16"),
+    ("So $\\boxed{60}$ minutes — that is, one hour.", "60"),
+    ("The answer is $\\boxed{8}$, i.e. 4 pairs of socks.", "8"),
+    ("The answer is $\\boxed{0.5}$, i.e. 50 percent.", "0.5"),
+    ("La respuesta es $\\boxed{18}$ kilómetros, o sea, 18000 metros.", "18"),
+    (
+        "$\\boxed{5}$\n\nVerification: we must check for extraneous solutions. $x=5$: LHS=3, RHS=3 ✓. "
+        "So no solution must be thrown out.",
+        "5",
+    ),
+    ("$\\boxed{12}$\n\nCheck: 12 vs the estimate 10 — off by 2, within the estimate's rounding.", "12"),
     # (doubt alone offers no other value and withdraws nothing: the documented policy)
     ("Thus the answer is $\\boxed{12}$‽", "12"),
     ("Ergo: $\\boxed{12}$ — glaube ich zumindest, sicher bin ich nicht.", "12"),

@@ -252,7 +252,7 @@ _REFUTES_RE = re.compile(
     r"|(?P<unequal>\\neq?|\u2260)(?![^.\n]*[\u2713\u2714\u2705])"
     # (the plain-text spellings only as the verdict closing a sentence: `Note that 30 != 0, so ...` judges nothing)
     r"|(?P<spelled>!=|=/=|<>|\\not\s*=)(?=[ \t$]*-?\d+(?:\.\d+)?[ \t$]*(?:[.!]?[ \t]*$|[.!]\s))"
-    r"|\boff\s+by\s+\d"  # (`24 vs 30 - off by 6`)
+    r"|(?P<offby>\boff\s+by\s+\d)"  # (`24 vs 30 - off by 6`)
     # (`... RHS $= -2$. ✗`: a check marked failed, at the line's end or before what the line goes on to say)
     r"|(?P<mark>[" + FAILURE_MARKS + r"])\ufe0f?[ \t*_]*(?:$|[.;,])",
     re.IGNORECASE | re.MULTILINE,
@@ -273,6 +273,7 @@ _NAMED_IN_CLAUSE_RE = re.compile(
 _LEFT_OF_RE = re.compile(r"(?<![\w.^_{])(-?\d+(?:\.\d+)?)[ \t$]*\Z")
 _VERSUS_RE = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)\s+vs\.?\s+(-?\d+(?:\.\d+)?)(?![\w.]*\d)")
 _UNEQUAL_TO_RE = re.compile(r"[ \t]*\$?[ \t]*(-?\d+(?:\.\d+)?)(?![\w.]*\d)")
+_NEGATED_BEFORE_RE = re.compile(r"\b(?:no|none|nothing|neither|nor)\b[^,;:]{0,30}\Z", re.IGNORECASE)
 _OUR_VARIABLE_RE = re.compile(r"\b(?:our|the|this|that)\s+\$?[A-Za-z]\$?\s+(?:is\s+|was\s+)?(?:an?\s+)?\Z")
 _CHECKED_VALUE_RE = re.compile(r"(?<![\w.^_{])-?\d+(?:\.\d+)?(?![\w.])")
 
@@ -290,6 +291,15 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
             # `**Check** ($x = 5$):\n- Left: 3\n- Right: 3\nThese two do not agree`: a refuting line with no
             # value of its own judges the check its paragraph opened with
             first = _CHECKED_VALUE_RE.search(block, opener.start())
+        clause = line[max(line.rfind(". "), line.rfind("; "), 0) :]
+        if _NEGATED_BEFORE_RE.search(clause):
+            continue  # (`So no solution must be thrown out.`: the refutation is denied)
+        if m.group("offby"):  # (`off by` refutes only two values set side by side, one of them the answer)
+            versus = _VERSUS_RE.search(line)
+            if versus is not None and any(same(v, value) for v in versus.groups()):
+                end = _SENTENCE_END_RE.search(rest, m.end())
+                return end.end() if end else len(rest)
+            continue
         # (`Plugging back in: LHS $= 2$, RHS $= -2$. ✗`: a check that sets no variable and is marked failed
         # tests the answer itself; `Check 7: left = 2, right = -2. ✗` names the value it checked before its colon)
         implicit = (

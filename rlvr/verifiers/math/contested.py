@@ -221,7 +221,7 @@ _GLOSS_RE = re.compile(
     # (or with no bracket, after a dash or comma and a word that restates: `\boxed{14} — that is, XVI.`)
     r"|[.,;]?[ \t]*+(?:[\u2014\u2013]|--?)?[ \t]*+"
     + _GLOSS_MARK
-    + r"[ \t]*[,:]?[ \t]*(?P<dashed>[^.;!\n]{1,40}?)[ \t]*(?:[.;!]|$))",
+    + r"[ \t]*[,:]?[ \t]*(?P<dashed>[^.;\n]{1,40}?)[ \t]*(?:[.;!](?=\s|$)|$))",
     re.IGNORECASE | re.MULTILINE,
 )
 _DOZENS_RE = re.compile(r"^(\w+)\s+dozen(?:\s+and\s+(\w+))?$", re.IGNORECASE)
@@ -231,6 +231,13 @@ _CJK_RUN_RE = re.compile(
 )
 
 
+# a number in a gloss followed by another unit or an operation: a conversion or an expression, not a second value
+_CONVERTED_RE = re.compile(
+    r"^\S+(?:[ \-]\S+)?\s+(?:squared|cubed|factorial|percent|per\s*cent|pairs?|hours?|days?|weeks?|months?|years?"
+    r"|minutes?|seconds?|met(?:er|re)s?|kilomet(?:er|re)s?|centimet(?:er|re)s?|millimet(?:er|re)s?|grams?"
+    r"|kilograms?|lit(?:er|re)s?|in\s+\S+)\b",
+    re.IGNORECASE,
+)
 _GLOSS_FRACTION_RE = re.compile(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}|(\d+)/(\d+)")
 _ETHIOPIC_RE = re.compile(r"[\u1369-\u137c]{1,6}")
 
@@ -287,6 +294,8 @@ def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
     if m is not None and m.group("open") == "[" and not m.group("approx"):
         return []  # (`\\boxed{5} [1]`: a reference mark; a square bracket glosses only with `≈`)
     # (a gloss all in words with a scale word is read whole: `\\boxed{1.000} euros, i.e. one thousand`)
+    if m is not None and _CONVERTED_RE.search(inner):
+        return []  # (`i.e. one hour`, `(2 pairs)`, `4 squared`, `50 percent`: the value in other units or an expression)
     worded = (
         _in_words(inner)
         if m is not None and re.fullmatch(r"[^\W\d_]+(?:[ \-][^\W\d_]+){0,4}", inner)
@@ -308,14 +317,12 @@ def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
     first = words[0] if words else ""
     value: str | None = None
     fraction = _GLOSS_FRACTION_RE.fullmatch(inner.strip("$ "))
-    digits = re.match(r"\d+(?![\d.,/%\u2030\u00b0])", inner)
-    unit = re.match(r"\s*([A-Za-z]+)", inner[digits.end() :]) if digits is not None else None
-    if (
-        unit is not None
-        and m.group("unit")
-        and m.group("unit").isascii()
-        and unit.group(1) != m.group("unit")
-    ):
+    digits = re.match(r"\d+(?![\d.,/%\u2030\u00b0\u00b9\u00b2\u00b3\u2070-\u2079!^])", inner)
+    unit = re.match(r"\s*([A-Za-z\u00c0-\u024f]+)", inner[digits.end() :]) if digits is not None else None
+    latin = (
+        m.group("unit") is not None and re.fullmatch(r"[A-Za-z\u00c0-\u024f]+", m.group("unit")) is not None
+    )
+    if unit is not None and latin and unit.group(1) != m.group("unit"):
         return []  # (`\\boxed{2.5} hours, i.e. 150 minutes`: the value in another unit)
     if dozens is not None:  # (`— i.e. five dozen and one`)
         count, extra = _in_words(dozens.group(1)), _in_words(dozens.group(2)) if dozens.group(2) else "0"
