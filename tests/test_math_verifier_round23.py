@@ -95,6 +95,7 @@ _NOT_COMMITTED = [
         "Resposta: $\\boxed{43}$\n\nObs.: esta resposta está incorreta; o enunciado pedia $3 \\cdot 4^3 - 5 = 187$.",
         "43",
     ),
+    ("$\\boxed{60}$\n\n訂正：正しくは 61 です。", "60"),
     # a value called the true, real or accurate one
     ("Answer: $\\boxed{12}$.\n\nThe real answer, of course, is 14.", "12"),
     (
@@ -155,6 +156,8 @@ _COMMITTED = [
         "5",
     ),
     ("$\\boxed{12}$\n\nCheck: 12 vs the estimate 10 — off by 2, within the estimate's rounding.", "12"),
+    # a zh/ja correction label before the revised value (found in review): the box is revised
+    ("$\\boxed{60}$\n\n訂正：正しくは 61 です。", "61"),
     # (doubt alone offers no other value and withdraws nothing: the documented policy)
     ("Thus the answer is $\\boxed{12}$‽", "12"),
     ("Ergo: $\\boxed{12}$ — glaube ich zumindest, sicher bin ich nicht.", "12"),

@@ -413,6 +413,11 @@ REVISION_WORDS = (
     r"(?<=\^)\s*meant|(?<=\^ )meant",  # (`^ meant 21`)
     r"brain\s+fart",
     r"fat-?\s?finger(?:ed)?",
+    # a correction label of zh / ja after the answer (`訂正：正しくは 61 です。`), as in `EXPLICIT_REVISIONS`
+    "修正",
+    "更正",
+    "订正",
+    "訂正",
 )
 #: Words that withdraw an answer given before them ("\\boxed{8}. Wait, actually \\boxed{7}", "Correction:", "I made
 #: an error"): only these let a later, different value replace an earlier one (`contested.py`). No hedge
