@@ -291,47 +291,43 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
             # `**Check** ($x = 5$):\n- Left: 3\n- Right: 3\nThese two do not agree`: a refuting line with no
             # value of its own judges the check its paragraph opened with
             first = _CHECKED_VALUE_RE.search(block, opener.start())
-        clause = line[max(line.rfind(". "), line.rfind("; "), 0) :]
+        clause = line[max(line.rfind(". "), line.rfind("; "), 0) :]  # (the refuting clause)
         if _NEGATED_BEFORE_RE.search(clause):
             continue  # (`So no solution must be thrown out.`: the refutation is denied)
-        if m.group("offby"):  # (`off by` refutes only two values set side by side, one of them the answer)
+        if m.group("offby"):
+            # (`24 vs 30 - off by 6`: `off by` refutes only two values set side by side, one of them the answer)
             versus = _VERSUS_RE.search(line)
-            if versus is not None and any(same(v, value) for v in versus.groups()):
-                end = _SENTENCE_END_RE.search(rest, m.end())
-                return end.end() if end else len(rest)
-            continue
-        # (`Plugging back in: LHS $= 2$, RHS $= -2$. ✗`: a check that sets no variable and is marked failed
-        # tests the answer itself; `Check 7: left = 2, right = -2. ✗` names the value it checked before its colon)
-        implicit = (
-            (m.group("mark") is not None or m.group("mismatch") is not None)
-            and opener is not None
-            and not _ASSIGNMENT_RE.search(block)
-            and not re.search(
-                r"\d", re.split(r"[:\uff1a]", block[opener.end() : opener.end() + 30], maxsplit=1)[0]
+            refuted = versus is not None and any(same(v, value) for v in versus.groups())
+        else:
+            # (`Plugging back in: LHS $= 2$, RHS $= -2$. ✗`: a check that sets no variable and is marked failed
+            # tests the answer itself; `Check 7: left = 2, right = -2. ✗` names the value it checked before its
+            # colon; `These differ, so our $x$ is extraneous.` names the answer by its variable)
+            implicit = (
+                (m.group("mark") is not None or m.group("mismatch") is not None)
+                and opener is not None
+                and not _ASSIGNMENT_RE.search(block)
+                and not re.search(
+                    r"\d", re.split(r"[:\uff1a]", block[opener.end() : opener.end() + 30], maxsplit=1)[0]
+                )
+            ) or bool(_OUR_VARIABLE_RE.search(clause))
+            # (the value the refuting clause names itself: `These differ, so $x = 2$ is extraneous.`)
+            named = _NAMED_IN_CLAUSE_RE.search(clause)
+            # (the value an inequality the check arrives at sets against: `$6 \\times 4 = 24 \\ne 30$` refutes 30;
+            # or, in a plain spelling, the value on its left when the check sets no variable: `24 =/= 30`)
+            unequal = (
+                _UNEQUAL_TO_RE.match(rest, m.end()) if m.group("unequal") or m.group("spelled") else None
             )
-        )
-        # (the value the refuting clause names itself: `These differ, so $x = 2$ is extraneous.`)
-        named = _NAMED_IN_CLAUSE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])
-        # (the value an inequality the check arrives at sets against: `$6 \\times 4 = 24 \\ne 30$` refutes 30)
-        unequal = _UNEQUAL_TO_RE.match(rest, m.end()) if m.group("unequal") or m.group("spelled") else None
-        # (or the value on its left, when the check sets no variable: `24 =/= 30`, `$35 \\not= 30$`)
-        left = _LEFT_OF_RE.search(rest, max(0, m.start() - 40), m.start()) if m.group("spelled") else None
-        # (`24 vs 30 - off by 6`: the two values the check set side by side)
-        versus = _VERSUS_RE.search(line) if m.group().startswith("off") else None
-        if (
-            (unequal is not None and same(unequal.group(1), value))
-            or (left is not None and not _ASSIGNMENT_RE.search(block) and same(left.group(1), value))
-            or (versus is not None and any(same(v, value) for v in versus.groups()))
-        ):
-            end = _SENTENCE_END_RE.search(rest, m.end())
-            return end.end() if end else len(rest)
-        # (the answer named by its variable: `These differ, so our $x$ is extraneous.`)
-        implicit = implicit or bool(
-            _OUR_VARIABLE_RE.search(line[max(line.rfind(". "), line.rfind("; "), 0) :])
-        )
-        if implicit or any(
-            v is not None and same(v.group(1) if v is named else v.group(), value) for v in (first, named)
-        ):
+            left = _LEFT_OF_RE.search(rest, max(0, m.start() - 40), m.start()) if m.group("spelled") else None
+            refuted = (
+                implicit
+                or (unequal is not None and same(unequal.group(1), value))
+                or (left is not None and not _ASSIGNMENT_RE.search(block) and same(left.group(1), value))
+                or any(
+                    v is not None and same(v.group(1) if v is named else v.group(), value)
+                    for v in (first, named)
+                )
+            )
+        if refuted:
             end = _SENTENCE_END_RE.search(rest, m.end())
             return end.end() if end else len(rest)
     return None

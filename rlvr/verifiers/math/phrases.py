@@ -39,6 +39,7 @@ from rlvr.verifiers.math.phrase_words import (
 )
 from rlvr.verifiers.math.vocab import (
     ALTERNATIVE_HEDGES,
+    CORRECT_VALUE_PHRASE,
     NEGATION_AFTER_PHRASE,
     QUALIFIERS_BEFORE,
     SCALE_FIRST_RE,
@@ -79,9 +80,7 @@ _PHRASE_RE = re.compile(
     # (`the final count is now **32**`: a final count or total stated is an answer stated, as in a changelog)
     r"|\bfinal\s+(?:count|total|tally|result|value|number|sum|amount)\s+(?:is|=)(?:\s+now)?"
     # (`The correct value is 420.`: a value called the correct one is an answer stated, after a box a revision)
-    r"|\b(?:correct|right|true|real|actual|accurate)\s+(?:value|answer|result|count|total|number|figure|sum|amount)"
-    r"(?:\s*,[^,\n]{1,20},)?\s+(?:is|comes\s+to)"
-    rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS}))\s*[:\uff1a]?\s*",
+    r"|\b" + CORRECT_VALUE_PHRASE + rf"|{_OTHER_SENTENCES}|{_OTHER_LABELS}))\s*[:\uff1a]?\s*",
     re.IGNORECASE,
 )
 

@@ -392,6 +392,14 @@ CHECK_REPORTS = (
 #: Words that open an example: whatever numbers follow are the example's, never a new answer.
 EXAMPLE_CUES = (r"for\s+example", r"for\s+instance", r"e\.g\.", r"as\s+an\s+example")
 #: Words that open a revision of a stated answer ("... \\boxed{3}. Hmm, actually it's four"): what follows
+#: A value called the correct one, as a regex fragment (`correct value is`, `true count, though, is`, `accurate count
+#: comes to`): an answer stated (`phrases._PHRASE_RE`), and after an answer an explicit revision (`EXPLICIT_REVISIONS`).
+CORRECT_VALUE_PHRASE = (
+    r"(?:correct|right|true|real|actual|accurate)\s+(?:value|answer|result|count|total|number|figure|sum|amount)"
+    r"(?:\s*,[^,\n]{1,20},)?\s+(?:is|comes\s+to)"
+)
+#: Correction labels of zh / ja (`訂正：`, `修正：`): revision words after an answer.
+CJK_CORRECTION_LABELS = ("修正", "更正", "订正", "訂正")
 #: may state a new answer (`extract._revised_value`), or name another option (`extract.choice_hedged`).
 REVISION_WORDS = (
     "wait",
@@ -413,11 +421,8 @@ REVISION_WORDS = (
     r"(?<=\^)\s*meant|(?<=\^ )meant",  # (`^ meant 21`)
     r"brain\s+fart",
     r"fat-?\s?finger(?:ed)?",
-    # a correction label of zh / ja after the answer (`訂正：正しくは 61 です。`), as in `EXPLICIT_REVISIONS`
-    "修正",
-    "更正",
-    "订正",
-    "訂正",
+    # a correction label of zh / ja after the answer (`訂正：正しくは 61 です。`)
+    *CJK_CORRECTION_LABELS,
 )
 #: Words that withdraw an answer given before them ("\\boxed{8}. Wait, actually \\boxed{7}", "Correction:", "I made
 #: an error"): only these let a later, different value replace an earlier one (`contested.py`). No hedge
@@ -440,10 +445,9 @@ EXPLICIT_REVISIONS = (
     # a value called the correct one (`I miscounted at the top. The correct count is **14**.`)
     # (opening its sentence: `If the order mattered, the correct value is ...` is a supposition's consequent)
     r"(?:(?<=[.!?:]\s)|(?<=\n)|(?<=\*\*)|(?<=\bso\s)|(?<=\bthus\s)|(?<=\bhence\s)|(?<=\btherefore\s)"
-    r"|(?<=\btherefore,\s))the\s+(?:correct|right|true|real|actual|accurate)\s+(?:value|result|count|total|number|figure"
-    r"|sum|amount|answer)(?:\s*,[^,\n]{1,20},)?\s+(?:is|comes\s+to)",
+    r"|(?<=\btherefore,\s))the\s+" + CORRECT_VALUE_PHRASE,
     # a correction label of zh / ja (`修正：上面的最后一步有误，正确答案应为 21。`, `訂正：`)
-    "修正", "更正", "订正", "訂正",
+    *CJK_CORRECTION_LABELS,
 )  # fmt: skip
 #: Words that say a check found an error: they end the check (`checks.drop_checks`), so a conclusion after
 #: them may state a new answer. They do not open a revision by themselves ("2 would be wrong" revises nothing).
