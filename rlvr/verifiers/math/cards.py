@@ -107,10 +107,32 @@ _TRAILING_FIELD_RE = re.compile(
 )
 
 
+# an XML record: an element's attributes (`<answer value="35" valid="false"/>`) and an element holding a short
+# value (`<self_check>inconsistent</self_check>`) are fields named by the attribute and by the element
+_XML_VALUE = r"(?:\"[^\"<>\n]{0,60}\"|'[^'<>\n]{0,60}'|[^\s\"'<>/=]{1,60})"
+_XML_TAG_RE = re.compile(
+    r"<[A-Za-z][\w\-:]{0,30}((?:\s+[A-Za-z][\w\-:]{0,30}\s*=\s*" + _XML_VALUE + r")+)\s*/?>"
+)
+_XML_ATTRIBUTE_RE = re.compile(r"([A-Za-z][\w\-:]{0,30})\s*=\s*(" + _XML_VALUE + ")")
+_XML_ELEMENT_RE = re.compile(r"<([A-Za-z][\w\-]{0,30})>[ \t]*([^<>\n]{1,60}?)[ \t]*</\1>")
+
+
+def _xml_fields(tail: str) -> list[tuple[str, str, int, int, bool]]:
+    """(key, value, start, end, False) of the XML attributes and short elements in `tail` (see above)."""
+    found = []
+    for tag in _XML_TAG_RE.finditer(tail):
+        for a in _XML_ATTRIBUTE_RE.finditer(tail, tag.start(1), tag.end(1)):
+            found.append((_key(a.group(1)), a.group(2).strip("\"' "), a.start(2), a.end(2), False))
+    for e in _XML_ELEMENT_RE.finditer(tail):
+        found.append((_key(e.group(1)), _unmarked(e.group(2)), e.start(2), e.end(2), False))
+    return found
+
+
 def _fields(tail: str) -> list[tuple[str, str, int, int, bool]]:
     """(key, value, start, end, in a table) of the card fields in `tail`: table rows of any syntax, `key: value`
-    lines and one-line JSON members; keys lower-cased and unmarked (`**Final answer**` is `final answer`)."""
-    found = []
+    lines, one-line JSON members and XML records; keys lower-cased and unmarked (`**Final answer**` is `final
+    answer`)."""
+    found = _xml_fields(tail) if "<" in tail else []
     for m in _INLINE_MEMBER_RE.finditer(tail) if "{" in tail else ():
         found.append(
             (_key(m.group("k")), m.group("v").strip().strip('"').strip(), m.start("v"), m.end("v"), False)

@@ -59,7 +59,7 @@ from rlvr.verifiers.math.code_blocks import read_code
 from rlvr.verifiers.math.commitment import denied_before, guess_contested, rejected_after, same_value, screen
 from rlvr.verifiers.math.contested import contested, gloss_differs
 from rlvr.verifiers.math.formula_pairs import also_assigned, assignments_joined, labelled_beside
-from rlvr.verifiers.math.markup import money_dollars, struck_out, table_total
+from rlvr.verifiers.math.markup import marks_drawn, money_dollars, struck_out, table_total
 from rlvr.verifiers.math.offered import (
     _ANSWERS_LINE_RE,
     _ASIDE_LINE_RE,
@@ -239,7 +239,7 @@ def _answering_text(text: str) -> str:
     """The part of a completion that answers, as the extractor reads it: from where the reply opens to the next
     turn, code read as what it shows, struck-out, hidden and quoted text and unclosed drafts removed."""
     text = struck_out(
-        minus_signs(reply_opened(text))
+        marks_drawn(minus_signs(reply_opened(text)))
     )  # before turns end: `<s>7</s>` is struck out, `</s>` ends none
     # (a draft never closed answers nothing)
     text = drop_unclosed_think(tagged_reply(read_code(undouble_backslashes(turn_ended(text)))))

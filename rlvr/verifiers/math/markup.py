@@ -130,6 +130,27 @@ def _commands_struck(text: str) -> str:
     return "".join(out)
 
 
+# the dingbats LaTeX draws a tick or a cross with (pifont's `\ding{55}`, bbding's `\XSolidBrush`, the common
+# `\xmark` and `\cmark` macros), read as the marks they draw so that every rule that reads a mark reads them
+_MARK_COMMAND_RE = re.compile(r"\\(?:ding\s*\{\s*(5[1-6])\s*\}|(xmark|cmark|XSolidBrush|XSolid|crossmark)\b)")
+_DRAWN = {
+    "51": "\u2713",
+    "52": "\u2714",
+    "53": "\u2716",
+    "54": "\u2716",
+    "55": "\u2717",
+    "56": "\u2718",
+    "cmark": "\u2713",
+}
+
+
+def marks_drawn(text: str) -> str:
+    """`text` with each LaTeX tick or cross command written as the mark it draws (`\\ding{55}` is `✗`)."""
+    if "\\" not in text:
+        return text
+    return _MARK_COMMAND_RE.sub(lambda m: _DRAWN.get(m.group(1) or m.group(2), "\u2717"), text)
+
+
 _SPAN_OPEN_RE = re.compile(r"(?<![\\$])\$[ \t]*\Z")
 _SPAN_SHUT_RE = re.compile(r"[ \t]*\$(?!\$)")
 
@@ -283,8 +304,15 @@ _HIDDEN_OPEN_RE = re.compile(
     r"|\s(?:style|class)\s*=\s*[\"'][^\"'<>]*?(?:line-through|text-decoration\s*:\s*strike)))[^<>]*>",
     re.IGNORECASE,
 )
-# a tag's attributes are not shown (`<a title="\\boxed{15}">`): only its name is kept
-_TAG_ATTRIBUTES_RE = re.compile(r"<([a-zA-Z][\w-]*)\s[^<>\n]*?=\s*[\"'][^<>\n]*>")
+# an HTML tag's attributes are not shown (`<a title="\\boxed{15}">`): only its name is kept. An element HTML does not
+# define is a record the reply writes out (`<result answer="30" valid="false"/>`), shown as written where a chat
+# escapes markup: its attributes are the reply's words (`cards.py` reads them as fields)
+_HTML_TAGS = (
+    "a|abbr|b|bdi|bdo|big|blockquote|br|button|caption|center|cite|code|col|colgroup|dd|del|details|dfn|div|dl|dt|em"
+    "|figcaption|figure|font|footer|h[1-6]|header|hr|i|img|input|ins|kbd|label|li|mark|nav|ol|p|pre|q|s|samp|section"
+    "|small|span|strike|strong|sub|summary|sup|svg|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var|math|mi|mn|mo|mrow"
+)
+_TAG_ATTRIBUTES_RE = re.compile(r"<((?i:" + _HTML_TAGS + r"))\s[^<>\n]*?=\s*[\"'][^<>\n]*>")
 # a markdown link shows its text, not its target or title; an image shows neither (its alt text only when it
 # fails to load); a reference definition is not shown. (A link's target looks like one, or a title follows it:
 # `E[X](1-p)` is a product.)
