@@ -11,6 +11,9 @@ from rlvr.verifiers import MathVerifier
 from grading import never_correct, read_correct
 
 _SUM = "Their sum is $3n = 84$, so $n = 28$ and the largest is $30$.\n\nThe largest integer is $\\boxed{30}$.\n\n"
+_SHIFTS = (
+    "Each of the 7 days has 2 shifts, so there are $2 \\cdot 7 = 14$ shifts.\n\nAnswer: $\\boxed{14}$, i.e. "
+)
 _PAIRS = "Handshakes among 12 people: $\\binom{12}{2} = 66$.\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -27,6 +30,19 @@ _NOT_COMMITTED = [
     ("So $E = \\boxed{30}$ \\ding{55}", "30"),
     ("So $E = \\boxed{30}$ \\xmark", "30"),
     ("So $E = \\boxed{30}$ \\XSolidBrush", "30"),
+    # number words of more languages, Greek numerals with their keraia and the old CJK tens in a gloss
+    (_SHIFTS + "kumi na tano.", "14"),
+    (_SHIFTS + "viisitoista.", "14"),
+    (_SHIFTS + "tizenöt.", "14"),
+    (_SHIFTS + "fimmtán.", "14"),
+    (_SHIFTS + "vijftien.", "14"),
+    (_SHIFTS + "piętnaście.", "14"),
+    (_SHIFTS + "δεκαπέντε.", "14"),
+    (_SHIFTS + "lima belas.", "14"),
+    ("Answer: $\\boxed{30}$ (tri deg a dau)", "30"),
+    ("Answer: $\\boxed{14}$ (ιεʹ)", "14"),
+    ("Number of edges: $\\boxed{30}$ 〔卅二〕", "30"),
+    ("Number of edges: $\\boxed{25}$ 【廿四】", "25"),
 ]
 
 
@@ -44,6 +60,23 @@ _COMMITTED = [
     ("Check each root: $x=3$ \\ding{55}, $x=5$ \\ding{51}. So $\\boxed{5}$", "5"),
     ("So $\\boxed{5}$ \\cmark", "5"),
     ("So $\\boxed{5}$ \\ding{51}", "5"),
+    (_SHIFTS + "kumi na nne.", "14"),
+    (_SHIFTS + "neljätoista.", "14"),
+    (_SHIFTS + "tizennégy.", "14"),
+    (_SHIFTS + "fjórtán.", "14"),
+    (_SHIFTS + "veertien.", "14"),
+    (_SHIFTS + "czternaście.", "14"),
+    (_SHIFTS + "δεκατέσσερα.", "14"),
+    (_SHIFTS + "empat belas.", "14"),
+    ("Answer: $\\boxed{32}$ (tri deg a dau)", "32"),
+    ("Answer: $\\boxed{14}$ (ιδʹ)", "14"),
+    ("Answer: $\\boxed{25}$ 【廿五】", "25"),
+    # (a word alone that is a word of another language too is no number: `moja` is Polish `my`, `het` Dutch `the`;
+    # Danish `tres` (60) alone stays Spanish three)
+    ("Odpowiedź: moja odpowiedź to $\\boxed{25}$.", "25"),
+    ("Het antwoord is $\\boxed{7}$.", "7"),
+    ("La mayor es tres.\n\nRespuesta: tres", "3"),
+    ("Antwoord: twintig diagonalen.", "20"),
 ]
 
 

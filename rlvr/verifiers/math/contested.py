@@ -26,6 +26,7 @@ from rlvr.verifiers.math.cards import card_answers
 from rlvr.verifiers.math.commitment import rejected_after, same_value
 from rlvr.verifiers.math.foreign_words import foreign_number
 from rlvr.verifiers.math.number_words import number_from_words
+from rlvr.verifiers.math.numeral_systems import numeral_value, roman_value
 from rlvr.verifiers.math.numerals import cjk_number
 from rlvr.verifiers.math.phrases import _NEGATED_RE, _PHRASE_RE, _clean_phrase_answer
 from rlvr.verifiers.math.remarks import format_example
@@ -187,7 +188,6 @@ _ARRIVES_RE = re.compile(
 # the answer restated in Roman numerals after it (`In Roman numerals, $x = \\mathrm{VII}$.`): its value is compared
 _ROMAN_RE = re.compile(r"\b(?i:roman\s+numerals?)\b([^.\n]{0,80})")
 _NUMERAL_RE = re.compile(r"\b[IVXLCDM]{1,12}\b")  # (upper case: `$x = \\mathrm{VII}$` names x, then VII)
-_ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
 def _roman(text: str, answered: int) -> list[tuple[int, int, str]]:
@@ -196,14 +196,8 @@ def _roman(text: str, answered: int) -> list[tuple[int, int, str]]:
     numerals = list(_NUMERAL_RE.finditer(m.group(1))) if m is not None else []
     if m is None or not numerals:
         return []
-    value = _roman_value(numerals[-1].group())
+    value = roman_value(numerals[-1].group())
     return [(m.start(1) + numerals[-1].start(), m.start(1) + numerals[-1].end(), str(value))]
-
-
-def _roman_value(numeral: str) -> int:
-    """The value of an upper-case Roman numeral (`XVI` is 16)."""
-    digits = [_ROMAN_DIGITS[c] for c in numeral]
-    return sum(-d if d < e else d for d, e in zip(digits, [*digits[1:], 0], strict=True))
 
 
 # a bracket right after the answer that restates it in another script or in words (`\\boxed{32} yuan (大写：肆拾捌元整)`,
@@ -227,7 +221,7 @@ _GLOSS_RE = re.compile(
 _DOZENS_RE = re.compile(r"^(\w+)\s+dozen(?:\s+and\s+(\w+))?$", re.IGNORECASE)
 _CJK_RUN_RE = re.compile(
     r"^[\u96f6\u3007\u4e00\u4e8c\u4e24\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e07"
-    r"\u58f9\u8d30\u53c1\u8086\u4f0d\u9646\u67d2\u634c\u7396\u62fe\u4f70\u4edf\u842c]+"
+    r"\u58f9\u8d30\u53c1\u8086\u4f0d\u9646\u67d2\u634c\u7396\u62fe\u4f70\u4edf\u842c\u5eff\u5345\u534c]+"
 )
 
 
@@ -239,24 +233,6 @@ _CONVERTED_RE = re.compile(
     re.IGNORECASE,
 )
 _GLOSS_FRACTION_RE = re.compile(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}|(\d+)/(\d+)")
-_ETHIOPIC_RE = re.compile(r"[\u1369-\u137c]{1,6}")
-
-
-def _ethiopic_value(numeral: str) -> int:
-    """The value of an Ethiopic numeral (`፷፩` is 61): units and tens add, `፻` multiplies by a hundred."""
-    total = current = 0
-    for char in numeral:
-        code = ord(char)
-        if code <= 0x1371:
-            current += code - 0x1368
-        elif code <= 0x137A:
-            current += 10 * (code - 0x1371)
-        else:  # ፻ (100), ፼ (10,000)
-            total = (total + max(current, 1)) * (100 if code == 0x137B else 10_000)
-            current = 0
-    return total + current
-
-
 _IDIOM_UNITS = {"gross": 144, "score": 20, "baker's dozen": 13, "dozen": 12}
 _IDIOM_TERM_RE = re.compile(
     r"(?:(half\s+a)|(an?)|([a-z]+))\s+(gross|score|baker's\s+dozen|dozen)s?$|([a-z\-]+)$"
@@ -344,10 +320,10 @@ def _glossed(text: str, answered: int) -> list[tuple[int, int, str]]:
         )
     elif (run := _CJK_RUN_RE.match(inner)) is not None:
         value = cjk_number(run.group())
-    elif _ETHIOPIC_RE.fullmatch(inner):
-        value = str(_ethiopic_value(inner))  # (`፷፩`)
+    elif (other := numeral_value(inner)) is not None:
+        value = other  # (`፷፩`, Greek `ιεʹ`)
     elif _NUMERAL_RE.fullmatch(inner) or re.fullmatch(r"[ivxlc]{2,8}", inner):
-        value = str(_roman_value(inner.upper()))  # (`— that is, XVI`, `(xv)`)
+        value = str(roman_value(inner.upper()))  # (`— that is, XVI`, `(xv)`)
     elif first.replace("-", "").isalpha() and not re.search(r"\d", inner):
         # (the number's words, up to three, then what it counts: `altmış bir`, `sixty-one with the pause`; a
         # longer gloss only after `that is` / `i.e.`, so that `(one of the two roots)` states no value)

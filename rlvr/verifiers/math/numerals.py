@@ -101,8 +101,10 @@ def locale_number(text: str) -> str | None:
 
 
 def cjk_number(text: str) -> str | None:
-    """The integer a Chinese numeral names (`四十二` is 42, `十二` 12, `一百零五` 105, `三万五千` 35000), or None."""
-    text = text.strip()
+    """The integer a Chinese numeral names (`四十二` is 42, `十二` 12, `一百零五` 105, `三万五千` 35000, `廿五` 25), or
+    None."""
+    # (the old single characters for twenty, thirty and forty: `廿五` is 25, `卅二` 32)
+    text = text.strip().replace("\u5eff", "二十").replace("\u5345", "三十").replace("\u534c", "四十")
     if not re.fullmatch(f"[{_CJK}]+", text) or re.search(f"[{_HANGUL}]", text):
         return None
     return _positional_value(text)
