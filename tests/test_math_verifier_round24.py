@@ -14,6 +14,10 @@ _SUM = "Their sum is $3n = 84$, so $n = 28$ and the largest is $30$.\n\nThe larg
 _SHIFTS = (
     "Each of the 7 days has 2 shifts, so there are $2 \\cdot 7 = 14$ shifts.\n\nAnswer: $\\boxed{14}$, i.e. "
 )
+_BOX_132 = "Then $x^2 - x = 144 - 12 = 132$.\n\n**Final answer:** $\\boxed{132}$"
+_BOX_500 = "The count is $1000 - 500 = 500$.\n\nSo $\\boxed{500}$. "
+_PROFIT = "The weekly profit is 546 - 105 = $441.\n\n#### 441\n\n"
+_BOX_24 = "Three boxes weigh $72$ kg, so $3w = 72$ and $w = 24$.\n\nThe answer is $\\boxed{24}$.\n\n"
 _PAIRS = "Handshakes among 12 people: $\\binom{12}{2} = 66$.\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -43,6 +47,46 @@ _NOT_COMMITTED = [
     ("Answer: $\\boxed{14}$ (ιεʹ)", "14"),
     ("Number of edges: $\\boxed{30}$ 〔卅二〕", "30"),
     ("Number of edges: $\\boxed{25}$ 【廿四】", "25"),
+    # two values apart by less than 1% are two values: a rounding is told by its written decimals alone
+    ("**Answer:** $2024$, or $2025$ if the doubling happens at the end of the year.", "2024"),
+    ("Odgovor: $\\boxed{500}$ ili $501$.", "500"),
+    # withdrawals: more languages and words, a sentence naming the value it denies, the work `above` called
+    # wrong, a fix promised in a later reply, an introduction that calls the value below wrong
+    (_BOX_132 + " Le mpendulo ayilungile.", "132"),
+    (_BOX_132 + "\n\n> Ev bersiv şaş e.", "132"),
+    (_BOX_132 + "\n\nИн ҷавоб нодуруст аст.", "132"),
+    (_BOX_132 + "\n\nlol jk, ignore me", "132"),
+    (_BOX_132 + "\n\nRetracted pending a recount.", "132"),
+    (_BOX_500 + "On reflection, $500$ can't be right: I forgot that $2$ itself counts twice.", "500"),
+    (_BOX_500 + "On reflection, $500$ can't be right: I forgot that $2$ itself counts twice.", "2"),
+    (_BOX_500 + "That can't be right: I forgot that $2$ itself counts twice.", "2"),
+    (_BOX_500 + "The answer cannot be 500.", "500"),
+    (
+        _BOX_500 + "**Proof that the answer cannot be 500.** Two counts twice, so fewer than $500$ remain.",
+        "500",
+    ),
+    (_PROFIT + "_Update: the profit above is wrong — I'll post the fixed figure in a reply below._", "441"),
+    (_PROFIT + "The weekly profit above is wrong.", "441"),
+    (_PROFIT + "I'll post the corrected value in a reply below.", "441"),
+    # `or` of more languages beside the answer; a check run after the box reported failed
+    ("Odpowiedź: 48 km/h, wzgl. 50 km/h przy liczeniu średniej arytmetycznej.", "48"),
+    ("Odgovor: $\\boxed{500}$ ili $501$.", "501"),
+    (_BOX_24 + "```python\n>>> 3 * 24 == 70\nFalse\n```", "24"),
+    (
+        _BOX_24
+        + "```\n$ pytest -q\nF\nFAILED test_answer.py::test_box - assert 72 == 70\n1 failed in 0.02s\n```",
+        "24",
+    ),
+    (_BOX_24 + "Expected 70, got 72.", "24"),
+    (_BOX_24 + "| check | expected | got | result |\n|---|---|---|---|\n| 3w | 70 | 72 | ✗ |", "24"),
+    (_BOX_24 + "Self-check: 3·24 → 72; target 70; Δ = 2 ⇒ mismatch.", "24"),
+    (_BOX_24 + "w = 24 ⟹ 3w = 72 ⊭ total (70)", "24"),
+    ("$c = 18$.\n\n$\\boxed{18}$\n\nCheck: 18 × 2 + 12 × 4 = 84 legs — that's 4 short of 88.", "18"),
+    (
+        "For the record, here is what my first method gave, although the second shows it cannot be right:\n\n"
+        "$$\\boxed{126}$$",
+        "126",
+    ),
 ]
 
 
@@ -77,6 +121,22 @@ _COMMITTED = [
     ("Het antwoord is $\\boxed{7}$.", "7"),
     ("La mayor es tres.\n\nRespuesta: tres", "3"),
     ("Antwoord: twintig diagonalen.", "20"),
+    ("Year: $2024$.", "2024"),
+    ("The mean is $\\frac{1}{3}$, i.e. about $0.333$.", "\\frac{1}{3}"),
+    (_BOX_132 + " Le mpendulo ilungile.", "132"),
+    (_BOX_500 + "On reflection, that can't be right: it is 499.", "499"),
+    (_BOX_500 + "The answer cannot be smaller, since every such $m$ is counted.", "500"),
+    (_PROFIT + "The estimate above was rough, but the profit is exact.", "441"),
+    ("Here is the value, which the second method confirms:\n\n$$\\boxed{126}$$", "126"),
+    ("The pillar takes $1$ m², so the answer is $95$, fewer than $96$.", "95"),
+    ("The answer is 7 o'clock.", "7"),
+    (_BOX_24 + "```python\n>>> 3 * 24 == 72\nTrue\n```", "24"),
+    (_BOX_24 + "```\n$ pytest -q\n.\n1 passed in 0.01s\n```", "24"),
+    (_BOX_24 + "Expected 72, got 72.", "24"),
+    (
+        "$c = 18$.\n\n$\\boxed{18}$\n\nCheck: 18 × 2 + 12 × 4 = 84 ✓ — 4 short of the 88 of one more cow, as expected.",
+        "18",
+    ),
 ]
 
 

@@ -338,7 +338,11 @@ def _revision_after(text: str, pos: int) -> int | None:
 # a disclaimer before the answer that disowns it (`Heads-up: the boxed value below is wrong — ...`)
 _DISOWNED_BELOW_RE = re.compile(
     r"\b(?:box(?:ed)?\s+(?:value|answer|result)|(?:final\s+)?answer|result)\s+below\s+(?:is|will\s+be)\s+"
-    r"(?:wrong|incorrect|not\s+(?:correct|right|verified))\b",
+    r"(?:wrong|incorrect|not\s+(?:correct|right|verified))\b"
+    # (or the sentence that introduces the value, ending on a colon right before it: `For the record, here is
+    # what my first method produced, although the second shows it cannot be right:` then the box)
+    r"|(?:\b(?:cannot|can't|can\s+not|could\s*n[o']t)\s+(?:possibly\s+)?be\s+(?:right|correct)|\bknown[- ](?:incorrect|wrong)"
+    r"|\b(?:is|was)\s+(?:wrong|incorrect)\b)[^.!?:\n]{0,80}:[\s$\\\[]*\Z",
     re.IGNORECASE,
 )
 
@@ -371,7 +375,7 @@ def unasserted(text: str) -> str | None:
     )
     if (
         in_sentence
-        or _DISOWNED_BELOW_RE.search(text, max(0, start - 3000), start)
+        or _DISOWNED_BELOW_RE.search(text[max(0, start - 3000) : start])
         or withdrawn_after(text, end + len(post), answer)
         or _revision_after(text, end + len(post))
     ):

@@ -254,11 +254,17 @@ _REFUTES_RE = re.compile(
     r"|(?P<spelled>!=|=/=|<>|\\not\s*=)(?=[ \t$]*-?\d+(?:\.\d+)?[ \t$]*(?:[.!]?[ \t]*$|[.!]\s))"
     r"|(?P<offby>\boff\s+by\s+\d)"  # (`24 vs 30 - off by 6`)
     # (`... RHS $= -2$. ✗`: a check marked failed, at the line's end or before what the line goes on to say)
-    r"|(?P<mark>[" + FAILURE_MARKS + r"])\ufe0f?[ \t*_]*(?:$|[.;,])",
+    r"|(?P<mark>[" + FAILURE_MARKS + r"])\ufe0f?[ \t*_]*(?:$|[.;,]|[ \t]*\|[ \t]*$)"
+    # (a check's run reported failed: a REPL's `False`, a test runner's `FAILED` / `1 failed`, a prover's error,
+    # `Expected 70, got 72`, `Δ = 2 ⇒ mismatch`, `⊭`, `84 legs — that's 4 short of 88`)
+    r"|(?P<report>^[ \t]*(?:False|FAILED|FAIL|AssertionError|Traceback)\b|\b\d+\s+failed\b|\berror:\s|\bunsolved\s+goals\b"
+    r"|\bexpected\s+(?P<expected>-?\d+(?:\.\d+)?),?\s+(?:but\s+)?got\s+(?!(?P=expected)(?!\d|\.\d))-?\d"
+    r"|\bmismatch(?:ed)?\b|\u22ad|\b\d+(?:\.\d+)?\s+short\s+of\b)",
     re.IGNORECASE | re.MULTILINE,
 )
 # a variable set to a value (`x = 5`, `n_1 = 3`): a check that names none tests the answer itself
-_ASSIGNMENT_RE = re.compile(r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d")
+_ASSIGNMENT_RE = re.compile(r"(?<![\w\\])[A-Za-z](?:_\{?\w+\}?)?\s*=\s*-?\d+(?:\.\d+)?")
+_ASSIGNED_VALUE_RE = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
 _CHECK_OPENER_RE = re.compile(
     r"\b(?:check\w*|verif\w*|for|with|substitut\w*|plug\w*|test\w*|try|trying|at|"
     + "|".join(CHECK_LABELS)
@@ -294,7 +300,12 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
         clause = line[max(line.rfind(". "), line.rfind("; "), 0) :]  # (the refuting clause)
         if _NEGATED_BEFORE_RE.search(clause):
             continue  # (`So no solution must be thrown out.`: the refutation is denied)
-        if m.group("offby"):
+        if m.group("report"):
+            # (a run reported failed tests what its paragraph computed: the answer, unless it sets another value)
+            assigned = [a.group() for a in _ASSIGNMENT_RE.finditer(block)]
+            passed = re.search("[\u2713\u2714\u2705]", rest[m.start() - len(line) : m.end()])
+            refuted = not passed and all(same(_ASSIGNED_VALUE_RE.sub("", a), value) for a in assigned)
+        elif m.group("offby"):
             # (`24 vs 30 - off by 6`: `off by` refutes only two values set side by side, one of them the answer)
             versus = _VERSUS_RE.search(line)
             refuted = versus is not None and any(same(v, value) for v in versus.groups())

@@ -1,7 +1,7 @@
 """Code in a reply, as markdown writes it. A program (a fenced block tagged with a language: ```python) states
 no answer: `answer = 17` there is a variable of a program whose output nobody saw, so it is read as nothing.
-A block of output, plain text or data (```output, ```json, ``` with no tag) and inline code (`17`) show a value: they are
-read as their content. A diff (```diff) is read as what it leaves: its added and context lines, not its removed ones.
+A block of output, plain text or data (```output, ```json, ``` with no tag), a REPL transcript (`>>> `) and inline
+code (`17`) show a value: they are read as their content. A diff (```diff) is read as what it leaves: its added and context lines, not its removed ones.
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ def _fence(m: re.Match[str]) -> str:
         "patch",
     ):  # a correction written as a diff: what it adds is stated, what it removes not
         return "\n" + _diff(m.group(2)).strip() + "\n"
-    return "\n" + m.group(2).strip() + "\n" if tag in _SHOWN else "\n"
+    # (a REPL transcript shows what each prompt printed, whatever its tag: `>>> 3 * 24 == 70` then `False`)
+    shown = tag in _SHOWN or m.group(2).lstrip().startswith(">>> ")
+    return "\n" + m.group(2).strip() + "\n" if shown else "\n"
 
 
 def read_code(text: str) -> str:

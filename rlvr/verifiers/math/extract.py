@@ -115,6 +115,14 @@ _TAIL = 8000
 _DOLLAR_RE = re.compile(r"(?<!\\)\$\$?")
 
 
+# a comparison in words right before a formula: what follows is a bound, not a value (`fewer than $96$ tiles`)
+_BOUND_BEFORE_RE = re.compile(
+    r"\b(?:(?:fewer|less|more|greater|smaller|larger|bigger|higher|lower)\s+than|at\s+(?:most|least)|exceeds?)"
+    r"[ \t]*\Z",
+    re.IGNORECASE,
+)
+
+
 def _tail(text: str) -> str:
     """The last `_TAIL` characters, never starting inside a math span: a span cut by the window would be read
     from its middle (the last `... + 1 = 7$` of a 5001-term false chain reads as `7`), so the window starts
@@ -444,8 +452,11 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             bold = bold_closing(tail[spans[-1].end() :] if spans else tail)
             if bold is not None:  # `So, the train will travel **315 km** in 3.5 hours.`: bold marks it
                 return Extraction(bold, "conclusion")
-            while spans and denied_before(tail[max(0, spans[-1].start() - 80) : spans[-1].start()]):
-                spans.pop()  # `..., not the arithmetic mean $50$.`: a value denied is no last formula
+            while spans and (
+                denied_before(tail[max(0, spans[-1].start() - 80) : spans[-1].start()])
+                or _BOUND_BEFORE_RE.search(tail, max(0, spans[-1].start() - 40), spans[-1].start())
+            ):
+                spans.pop()  # `..., not the arithmetic mean $50$.`, `fewer than $96$ tiles`: no value stated
             if spans:
                 spans = spans[: _principal(tail, [(m.start(), m.end()) for m in spans]) + 1]
                 content = next(g for g in spans[-1].groups() if g is not None).strip()
@@ -488,7 +499,12 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                     return None  # `... = 900^\\circ.$$` then `Cevap 900 ya da 1080 derecedir.`: two values offered
                 if content:
                     return Extraction(content, "last_math")
-            found = [m for m in _NUMBER_RE.finditer(tail) if not rejected_after(tail[m.end() :])]
+            found = [
+                m
+                for m in _NUMBER_RE.finditer(tail)
+                if not rejected_after(tail[m.end() :])
+                and not _BOUND_BEFORE_RE.search(tail, max(0, m.start() - 40), m.start())
+            ]
             if not found and (words := list(_NUMBER_WORD_RE.finditer(tail))):
                 return Extraction(
                     NUMBER_WORDS[words[-1].group().lower()], "last_number"

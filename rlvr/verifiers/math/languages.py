@@ -34,8 +34,10 @@ WRONG_WORDS_SPACED = (
     "غلط", "نادرست", "ਗਲਤ", "ਗ਼ਲਤ", "ખોટ\\w*", "ભૂલ", "चूक", "चुकीच\\w*", "त्रुटि", "தவறு", "తప్పు", "ತಪ್ಪು",
     "തെറ്റ\\w*", "වැරදි", "වැරදියි", "ስህተት", "ভুল",
     # Africa and the Pacific: sw ha yo ig zu xh so tl ms id mi haw
-    "si\\s+sahihi", "k[oò]\\s+t[oọ]\u0300?n[aà]", "kuskure", "ba\\s+daidai\\s+ba", "aṣiṣe", "njehie", "akulungile", "iphutha", "impazamo",
+    "si\\s+sahihi", "k[oò]\\s+t[oọ]\u0300?n[aà]", "kuskure", "ba\\s+daidai\\s+ba", "aṣiṣe", "njehie", "a(?:yi|ku|wu|li|zi|si|bu)lungile", "ayilunganga", "ayichanekanga", "iphutha", "impazamo", "fosahetse", "haina\\s+kweli",
     "khalad", "qalad", "maling", "tidak\\s+betul", "silap", "diso", "tsy\\s+marina", "sayop",
+    # Kurdish (Kurmanji), Tajik, Pashto, Uyghur, Tatar: ku tg ps ug
+    "şaş\\s+(?:e|in|bû)", "xelet\\w*", "ne\\s+rast\\s+e", "нодуруст", "ғалат", "хатогӣ", "ناسم", "خاطا",
     # ro (both forms of `ș`), la, ckb
     "gre[șş]it[ăa]?", "gre[șş]eal[ăa]", "falsum", "falsa", "falsus", "هەڵە\\w*",
 )  # fmt: skip
@@ -100,7 +102,7 @@ RETRACT_WORDS_SPACED = (
     # a FIXME note: the author marks what it follows as known to be broken
     "fixme",
     # a withdrawal in a review's or a version control's words: `Agreed, withdrawing.`, `Revert "final answer: 42"`
-    "withdrawing", "I\\s+withdraw", "revert(?:s|ed)?(?=\\s+[\"'“]|\\s+commit|\\s+the\\s+answer)",
+    "withdrawing", "I\\s+withdraw", "retracted", "ignore\\s+me", "just\\s+kidding", "revert(?:s|ed)?(?=\\s+[\"'“]|\\s+commit|\\s+the\\s+answer)",
 )  # fmt: skip
 RETRACT_WORDS_GLUED = (
     "취소",

@@ -103,6 +103,8 @@ FOREIGN_OR = (
     "ან", "tàbí", "tabi", "eða", "ose",  # ka yo is sq
     r"bzw\.", "beziehungsweise", "respektive",  # de: `24 bzw. 25` offers both
     r"resp\.", "illetve", "vel", r"o\s+sea",  # nl/cs hu la es
+    "ili", "ali", "või", "vai", "arba", "neu", "nó", "edo", "jew", "yoki", "yaxud", r"və\s+ya", "немесе", "կամ",  # sh sl et lv lt cy ga eu mt uz az kk hy
+    r"wzgl\.", "względnie", r"ou\s+bien", r"o\s+bien",  # pl fr es (not `o` alone: `7 o'clock`)
 )  # fmt: skip
 FOREIGN_AND = (
     "и", "і", "und", "et", "oraz", "và", "ve", "och", "og", "και", "और", "和", "及", "および", "그리고",

@@ -25,7 +25,18 @@ def plain_value(text: str) -> Fraction | None:
     return Fraction(text)
 
 
+def _decimals(text: str) -> int | None:
+    """The count of decimals a plain decimal is written with (`0.333` has 3), or None for an integer or fraction."""
+    text = text.strip().strip("$").strip()
+    return len(text.split(".")[1]) if re.fullmatch(r"-?\d+\.\d+", text) else None
+
+
 def different_values(a: str, b: str) -> bool:
-    """Whether two plain values are different numbers (`7`, `8`), not one restated (`\\frac13`, `0.333`)."""
+    """Whether two plain values are different numbers (`7`, `8`; `500`, `501`), not one restated: the same number,
+    or a decimal that is the other rounded to its decimals (`\\frac13` and `0.333`)."""
     x, y = plain_value(a), plain_value(b)
-    return x is not None and y is not None and abs(x - y) > Fraction(1, 100) * max(Fraction(1), abs(x))
+    if x is None or y is None or x == y:
+        return False
+    # (a rounding is told by its written decimals, never by a relative tolerance: 500 and 501 are two answers)
+    digits = [d for d in (_decimals(a), _decimals(b)) if d is not None]
+    return not digits or abs(x - y) > Fraction(1, 2 * 10 ** min(digits))

@@ -45,6 +45,7 @@ _VALUE_RE = re.compile(r"\\(?:boxed|fbox)\b|\$[^$]+\$|\\\(|\\\[|\d")
 _INTERJECTIONS = (
     r"hmm+|oh|ah|wait|but|well|so|actually|okay|ok|uh|um|erm|sorry|haha|lol|obviously|clearly|again|yeah|edit"
     r"|update|p\.?\s?s|hold\s+on|hang\s+on|stop|however|alas|unfortunately|sadly|hm|huh|eh|ugh|damn|whoa"
+    r"|on\s+(?:second\s+thought|reflection|closer\s+inspection|a\s+second\s+look)|looking\s+(?:again|back)|in\s+hindsight"
     r"|attendez|attends|moment|warte|espera|espere|aspetta|стоп|подожди(?:те)?|хм+|ой|увы|блин"
     # `wait` in more languages: tr vi id/ms pl nl sv/da/no uk el fi hu cs ro sw hi th bn he ar fa
     r"|bekle|khoan|ch\u1edd\s+\u0111\u00e3|\u0111\u1ee3i\s+\u0111\u00e3|tunggu|sebentar|chwila|czekaj|zaraz|wacht"
@@ -88,7 +89,7 @@ _ALONE_RE = re.compile(
 _ABOUT = (
     r"(?:this|that|it|which|"
     + ANSWER  # (the reply's answer restated: `On reflection, 8 can't be right.`)
-    + r"|the\s+above|(?:the|my|this|that|our)\s+(?:[\w-]+\s+)?(?:answer|result|value|solution"
+    + r"|the\s+above|the\s+(?:[\w-]+\s+){1,2}above|(?:the|my|this|that|our)\s+(?:[\w-]+\s+)?(?:answer|result|value|solution"
     r"|computation|calculation|count|reasoning|work|box|claim|conclusion)(?:\s+above)?)"
 )
 # the reply's answer named as such (`the answer above`, `my result`, `the fair-coin answer`): a judgement of it is
@@ -315,7 +316,13 @@ _BOUND_RE = re.compile(
     r"|не\s+может|больше|меньше)\b",
     re.IGNORECASE,
 )
-_REASON_RE = re.compile(r"[\s,;:]*(?:since|because|as|given|for|due\s+to|by)\b", re.IGNORECASE)
+# (or the slip the writer confesses, after a colon or dash: `That can't be right: I forgot that $2$ counts twice.`)
+_REASON_RE = re.compile(
+    r"[\s,;:]*(?:since|because|as|given|for|due\s+to|by)\b|[\s,;:\u2014\u2013-]*I\s+(?:forgot|missed|dropped|misread"
+    r"|miscounted|overlooked|neglected|ignored|confused|mixed\s+up|swapped|double[-\s]counted|left\s+out|made\s+an?"
+    r"|used\s+the\s+wrong|counted\s+\w+\s+twice)\b",
+    re.IGNORECASE,
+)
 # `\(...\)` is bounded: an unclosed `\(` repeated over a long reply must not rescan the rest at each one
 _SPAN_RE = re.compile(r"\$([^$]+)\$|\\\(([^\n]{1,400}?)\\\)")
 _ASSIGNED_RE = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
@@ -405,7 +412,9 @@ _ANNOUNCED_RE = re.compile(  # a revision announced and never made (`Let me reco
     r"|\(?\s*(?:see\s+(?:the\s+)?(?:correction|erratum|errata)(?:\s+at\s+the\s+end|\s+below)?|corrected\s+below"
     r"|correction\s+(?:below|follows|to\s+follow))[.!\s)]*$"
     r"|[^.!?\n]*\b(?:corrected\s+(?:version|solution|answer)\s+is\s+in|see\s+the\s+corrected\s+(?:version|solution))"
-    r"\s+(?:in\s+)?my\s+next\s+message[.!\s)]*$",
+    r"\s+(?:in\s+)?my\s+next\s+message[.!\s)]*$"
+    r"|[^.!?\n]*\b(?:i'?ll|i\s+will|we'?ll)\s+(?:post|give|send|add|share|put)\s+(?:the\s+|a\s+)?(?:fixed|corrected|right"
+    r"|correct|updated|revised)\s+(?:figure|value|answer|number|result|version|solution|total)\b[^.!?\n]*[.!\s)_*]*$",
     re.IGNORECASE,
 )
 _SENTENCES_RE = re.compile(
@@ -458,6 +467,14 @@ _REFUTED_BY_BOUND_RE = re.compile(
 )
 
 
+# the answer's own value denied as the answer (`The answer cannot be 96.`, `Proof that the answer can't be 96.`)
+_NOT_THE_ANSWER_RE = re.compile(
+    r"\b(?:answer|result|value|count|total)\s+(?:cannot|can't|can\s+not|could\s*n[o']t|is\s+not|isn't)\s+(?:possibly\s+)?"
+    r"(?:be\s+)?" + ANSWER + r"(?!\s*(?:\+|-|\*|/|\^|times|plus|minus|unless|if|when))",
+    re.IGNORECASE,
+)
+
+
 # a sentence a check label opens (`Check: ...`, `**Verification:** ...`, `验算：...`)
 _CHECK_SENTENCE_RE = re.compile(
     r"^[\W_]{0,4}(?:(?:"
@@ -500,6 +517,8 @@ def withdrawal_end(text: str, pos: int, answer: str | None = None, depth: int = 
                 return m.end()
             # a revision withdrawn in turn leaves nothing (`that's wrong: it is 35, so... no, that's wrong.`)
             return withdrawal_end(text, m.end(), revised, depth + 1) if depth < _DEPTH else None
+        if _NOT_THE_ANSWER_RE.search(sentence):
+            return m.end()  # `The answer cannot be 96.` after `\\boxed{96}`: the value denied by name
         kind = withdrawal_kind(sentence)
         if kind == "judged" or (kind == "alone" and query is not False):
             return m.end()  # (a bare `No` after another question answers that question)
