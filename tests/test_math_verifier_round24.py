@@ -18,6 +18,7 @@ _BOX_132 = "Then $x^2 - x = 144 - 12 = 132$.\n\n**Final answer:** $\\boxed{132}$
 _BOX_500 = "The count is $1000 - 500 = 500$.\n\nSo $\\boxed{500}$. "
 _PROFIT = "The weekly profit is 546 - 105 = $441.\n\n#### 441\n\n"
 _BOX_24 = "Three boxes weigh $72$ kg, so $3w = 72$ and $w = 24$.\n\nThe answer is $\\boxed{24}$.\n\n"
+_AREA = "The legs are $6$ and $8$, so the area is $\\frac{1}{2}\\cdot 6\\cdot 8 = 24$.\n\nSo the area is $24$ square units.\n\n"
 _PAIRS = "Handshakes among 12 people: $\\binom{12}{2} = 66$.\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -68,6 +69,14 @@ _NOT_COMMITTED = [
     (_PROFIT + "_Update: the profit above is wrong — I'll post the fixed figure in a reply below._", "441"),
     (_PROFIT + "The weekly profit above is wrong.", "441"),
     (_PROFIT + "I'll post the corrected value in a reply below.", "441"),
+    # a counterfactual holding the only box, its conditional verb before or after the box (verb-final languages)
+    (_AREA + "لو كان الضلعان $6$ و$10$ لكانت المساحة $\\boxed{30}$.", "30"),
+    (_AREA + "اگر ساق‌ها $6$ و $10$ بودند، مساحت $\\boxed{30}$ می‌شد.", "30"),
+    (_AREA + "ถ้าด้านประกอบมุมฉากยาว $6$ และ $10$ พื้นที่ก็คงจะเป็น $\\boxed{30}$", "30"),
+    (_AREA + "Dik kenarlar $6$ ve $10$ olsaydı alan $\\boxed{30}$ olurdu.", "30"),
+    (_AREA + "Ha a befogók $6$ és $10$ lennének, a terület $\\boxed{30}$ lenne.", "30"),
+    (_AREA + "Kama pande zingekuwa $6$ na $10$, eneo lingekuwa $\\boxed{30}$.", "30"),
+    ("주사위가 공정하다면 확률은 $\\boxed{\\frac{1}{6}}$이었을 것이다.", "\\frac{1}{6}"),
     # `or` of more languages beside the answer; a check run after the box reported failed
     ("Odpowiedź: 48 km/h, wzgl. 50 km/h przy liczeniu średniej arytmetycznej.", "48"),
     ("Odgovor: $\\boxed{500}$ ili $501$.", "501"),
@@ -130,6 +139,11 @@ _COMMITTED = [
     ("Here is the value, which the second method confirms:\n\n$$\\boxed{126}$$", "126"),
     ("The pillar takes $1$ m², so the answer is $95$, fewer than $96$.", "95"),
     ("The answer is 7 o'clock.", "7"),
+    # (after a sentence that stated the answer, a counterfactual box is a closing remark)
+    (_AREA + "Ha a befogók $6$ és $10$ lennének, a terület $\\boxed{30}$ lenne.", "24"),
+    (_AREA + "Dik kenarlar $6$ ve $10$ olsaydı alan $\\boxed{30}$ olurdu.", "24"),
+    (_AREA + "Kama pande zingekuwa $6$ na $10$, eneo lingekuwa $\\boxed{30}$.", "24"),
+    ("Ha $x = 3$, akkor a terület $\\boxed{12}$.", "12"),
     (_BOX_24 + "```python\n>>> 3 * 24 == 72\nTrue\n```", "24"),
     (_BOX_24 + "```\n$ pytest -q\n.\n1 passed in 0.01s\n```", "24"),
     (_BOX_24 + "Expected 72, got 72.", "24"),

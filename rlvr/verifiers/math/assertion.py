@@ -52,6 +52,7 @@ from rlvr.verifiers.math.remarks import (
     _modal_remark,
     _sentence_opening,
     _supposed,
+    counterfactual_around,
     format_example,
 )
 from rlvr.verifiers.math.truncation import declared_unfinished
@@ -396,7 +397,7 @@ def unasserted(text: str) -> str | None:
         # `\\boxed{8} (Note that \\boxed{7} would be wrong.)`, `is it \\boxed{20}? No: 24.`: the reply states
         # other values; which one answers is for the other rules to weigh, unless the value's own clause
         # judged it (`My first instinct was \\boxed{7}, but ... 9`)
-        if sole and _counterfactual(pre):
+        if sole and (_counterfactual(pre) or counterfactual_around(pre, post)):
             return "counterfactual"  # `For example, if the side were 4, the area would be \\boxed{16}. In our ...`
         if not sole and not outer_boxes(text) and (_counterfactual(pre) or _modal_remark(pre, post)):
             return "remark"  # `The volume is $\\frac{500\\pi}{3}$. One caveat: if ..., it would be $\\frac{125\\pi}{6}$.`
@@ -405,8 +406,12 @@ def unasserted(text: str) -> str | None:
         return "rejected" if sole and _JUDGED_BEFORE_RE.search(clause) else None
     if "?" in stop or "\uff1f" in stop or _ASKED_AFTER_RE.match(post) or _ASKED_PARTICLE_RE.match(post):
         return "asked"
-    if _supposed(pre) or _counterfactual(pre):
-        return "supposed"  # `Suppose the answer is 7.`, `If it were isosceles, the angle would be 45.`
+    if _supposed(pre):
+        return "supposed"  # `Suppose the answer is 7.`
+    if _counterfactual(pre) or counterfactual_around(pre, post):
+        # `If it were isosceles, the angle would be 45.`: after a sentence that stated a value, a closing remark
+        # (`So the area is $24$. Ha a befogók 6 és 10 lennének, a terület $\boxed{30}$ lenne.`: 24 answers)
+        return "remark" if _VALUE_RE.search(text, 0, _sentence_opening(text, start)) else "supposed"
     condition = _CONDITION_RE.match(pre)
     lead = start - len(pre)
     if condition is not None and _UNRESOLVED_RE.search(text, max(0, lead - 600), lead):

@@ -187,6 +187,8 @@ IF_CONDITIONALS = (
     ("αν", "θα"), ("(?:אילו|לו)", "(?:הייתה|היה|היו)"), ("(?:seandainya|andaikan|sekiranya)", "(?:akan|maka)"),
     ("giá\\s+như", "(?:sẽ|thì)"), ("якби", "(?:б|би|була|був|було)"), ("ef", "(?:væri|væru|myndi|mundi)"),
     ("(?:यदि|अगर)", "(?:होता|होती|होते)"),
+    # ar sw: `لو ... لكانت`, `Kama ... lingekuwa` (the consequent's `-nge-`)
+    ("لو", "لكان\\w*"), ("kama", "\\w*nge(?:kuwa|kuwepo|pata)\\w*"),
 )  # fmt: skip
 
 

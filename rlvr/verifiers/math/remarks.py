@@ -134,6 +134,7 @@ _FOREIGN_COUNTERFACTUAL_RE = re.compile(
     r"|(?:\u4e0d\u8003\u8651|\u6ca1\u6709|\u5982\u679c|\u5047\u5982|\u82e5).{0,60}\u7684\u8bdd"
     r"|\u3082\u3057.{0,60}?(?:\u3060\u3063\u305f\u3089|\u3067\u3042\u3063\u305f\u306a\u3089)"  # (ja `もし…だったら`)
     r"|.{0,80}?(?:\u304c|\u3082)?\u306a\u3051\u308c\u3070|.{0,80}?(?:\uc5c6|\uc54a\ub294|\uc544\ub2c8)\ub2e4\uba74"
+    r"|\u0e16\u0e49\u0e32.{0,80}?\u0e04\u0e07\u0e08\u0e30"  # (th `ถ้า ... คงจะ`)
     r"|" + WITHOUT_WOULD,  # (`Zonder ... zou`, `Bez ... byłaby`: the languages of `languages.py`)
     re.IGNORECASE,
 )
@@ -149,6 +150,27 @@ def _counterfactual(pre: str) -> bool:
     if condition is not None and _WOULD_RE.search(rest, condition.end()) is not None:
         return True
     return _FOREIGN_COUNTERFACTUAL_RE.match(rest) is not None
+
+
+# a counterfactual whose consequent's verb follows the value, as verb-final languages write it: the condition
+# before (hu `Ha ...`, tr `...saydı`, fa `اگر ...`, ko `...다면`) and the conditional mood after (`... $\\boxed{30}$
+# lenne.`, `olurdu`, `می‌شد`, `이었을 것이다`)
+_CONDITION_BEFORE_RE = re.compile(
+    r"(?<![^\W\d_])(?:ha|eğer)(?![^\W\d_])|[^\W\d_]+(?:saydı|seydi|sayd[ıi]|seyd[ıi])(?![^\W\d_])|\u0627\u06af\u0631"
+    r"|\ub2e4\uba74|\ub354\ub77c\uba74",
+    re.IGNORECASE,
+)
+_MOOD_AFTER_RE = re.compile(
+    r"^[^.!?\n]{0,40}?(?:(?<![^\W\d_])(?:lenne|lennének|volna)(?![^\W\d_])"
+    r"|[^\W\d_]*(?:urdu|ürdü|ırdı|irdi|ardı|erdi|acaktı|ecekti)(?![^\W\d_])|\u0645\u06cc\u200c?\u0634\u062f"
+    r"|\u0645\u06cc\u200c?\u0628\u0648\u062f|\uc744\s*\uac83\uc774\ub2e4|\uc744\s*\ud150\ub370)",
+    re.IGNORECASE,
+)
+
+
+def counterfactual_around(pre: str, post: str) -> bool:
+    """Whether the value's sentence is a counterfactual whose conditional verb follows the value (see above)."""
+    return _MOOD_AFTER_RE.match(post) is not None and _CONDITION_BEFORE_RE.search(pre) is not None
 
 
 # a check on another instance than the problem's, in the value's sentence (`take the toy case $n = 3$: ...`)
