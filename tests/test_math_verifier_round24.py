@@ -19,6 +19,7 @@ _BOX_500 = "The count is $1000 - 500 = 500$.\n\nSo $\\boxed{500}$. "
 _PROFIT = "The weekly profit is 546 - 105 = $441.\n\n#### 441\n\n"
 _BOX_24 = "Three boxes weigh $72$ kg, so $3w = 72$ and $w = 24$.\n\nThe answer is $\\boxed{24}$.\n\n"
 _AREA = "The legs are $6$ and $8$, so the area is $\\frac{1}{2}\\cdot 6\\cdot 8 = 24$.\n\nSo the area is $24$ square units.\n\n"
+_TILES = "The floor is $24$ m² and a tile is $0.25$ m², so $\\frac{24}{0.25} = 96$ tiles.\n\n"
 _PAIRS = "Handshakes among 12 people: $\\binom{12}{2} = 66$.\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -77,6 +78,20 @@ _NOT_COMMITTED = [
     (_AREA + "Ha a befogók $6$ és $10$ lennének, a terület $\\boxed{30}$ lenne.", "30"),
     (_AREA + "Kama pande zingekuwa $6$ na $10$, eneo lingekuwa $\\boxed{30}$.", "30"),
     ("주사위가 공정하다면 확률은 $\\boxed{\\frac{1}{6}}$이었을 것이다.", "\\frac{1}{6}"),
+    # a note marked on the box past its unit (`tiles.[^1]`) or by `‡` that sets another value in its place
+    (
+        _TILES
+        + "We need $\\boxed{96}$ tiles.[^1]\n\n[^1]: If cut tiles cannot be reused, order 104 instead.",
+        "96",
+    ),
+    (_TILES + "We need $\\boxed{96}$‡ tiles.\n\n‡ 100 if you include the usual 4% breakage allowance.", "96"),
+    # a run-on into a task the reply set itself: a numbered heading, or a new question after a `####` line
+    ("So $x = 5$.\n\n## Instruction 2 (More Difficult)\n\nSolve $2y + 2 = 3y + 1$.\n\nHence $y = 1$.", "1"),
+    (
+        "48 + 24 = 72 clips.\n#### 72\n\nTom has 5 apples and buys 3 more. How many apples does he have?\n"
+        "Tom has 5 + 3 = 8 apples.\n#### 8",
+        "8",
+    ),
     # `or` of more languages beside the answer; a check run after the box reported failed
     ("Odpowiedź: 48 km/h, wzgl. 50 km/h przy liczeniu średniej arytmetycznej.", "48"),
     ("Odgovor: $\\boxed{500}$ ili $501$.", "501"),
@@ -144,6 +159,18 @@ _COMMITTED = [
     (_AREA + "Dik kenarlar $6$ ve $10$ olsaydı alan $\\boxed{30}$ olurdu.", "24"),
     (_AREA + "Kama pande zingekuwa $6$ na $10$, eneo lingekuwa $\\boxed{30}$.", "24"),
     ("Ha $x = 3$, akkor a terület $\\boxed{12}$.", "12"),
+    (
+        _TILES
+        + "We need $\\boxed{96}$ tiles.[^1]\n\n[^1]: The room is a plain rectangle, so no tile is cut.",
+        "96",
+    ),
+    ("So $x = 5$.\n\n## Instruction 2 (More Difficult)\n\nSolve $2y + 2 = 3y + 1$.\n\nHence $y = 1$.", "5"),
+    (
+        "48 + 24 = 72 clips.\n#### 72\n\nTom has 5 apples and buys 3 more. How many apples does he have?\n"
+        "Tom has 5 + 3 = 8 apples.\n#### 8",
+        "72",
+    ),
+    ("She sold 48 + 24 = 72 clips.\n#### 72", "72"),
     (_BOX_24 + "```python\n>>> 3 * 24 == 72\nTrue\n```", "24"),
     (_BOX_24 + "```\n$ pytest -q\n.\n1 passed in 0.01s\n```", "24"),
     (_BOX_24 + "Expected 72, got 72.", "24"),

@@ -173,14 +173,19 @@ def _bare_lines_after(text: str, boxes: list[tuple[int, int, str]], last: int) -
 
 # a LaTeX footnote on the answer (`$\\boxed{130}$\\footnote{... since 7 is excluded, giving 129.}`) and the value it
 # arrives at: a second final value beside the box, as the summary of a footnote's text
-_FOOTNOTE_RE = re.compile(r"[ \t$.*]*\\footnote\s*\{((?:[^{}\n]|\{[^{}\n]*\}){0,600})\}")
+_FOOTNOTE_RE = re.compile(
+    r"[ \t$.*]*(?:[^\W\d_]{1,12}[ \t.]{0,3})?\\footnote\s*\{((?:[^{}\n]|\{[^{}\n]*\}){0,600})\}"
+)  # (a unit may stand between: `$\\boxed{96}$ tiles.\\footnote{...}`)
 _ARRIVES_RE = re.compile(
     r"\b(?:giving|gives?|yields?|so|thus|hence|making|is|are|be)\s+(?:it\s+|the\s+answer\s+)?\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)"
     r"|=\s*\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)"
     # (a conditional reading and its value: `If the endpoints are excluded, 5.`)
     r"|^\s*(?:if|when|for|with)\b[^,{}]{1,80},\s*\$?(-?\d+(?:\.\d+)?)\$?\.?\s*$"
     # (an alternative the note opens with: `or 11, if the endpoints do not count`)
-    r"|^\s*or\s+\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)",
+    r"|^\s*or\s+\$?(-?\d+(?:\.\d+)?)\$?(?![\w.]*\d)"
+    # (a value set in the answer's place, or one under a condition: `order 104 instead`, `100 if you include ...`)
+    r"|(?<![\w.])(-?\d+(?:\.\d+)?)\$?(?:\s+[^\W\d_]+){0,2}\s+instead\b"
+    r"|^\s*\$?(-?\d+(?:\.\d+)?)\$?(?:\s+[^\W\d_]+){0,2}\s+(?:if|when|unless|counting|including)\b",
     re.IGNORECASE,
 )
 
@@ -346,7 +351,7 @@ def _footnoted(text: str, answered: int) -> list[tuple[int, int, str]]:
     if note is None or not found:
         return []
     last = found[-1]
-    group = next(k for k in (1, 2, 3, 4) if last.group(k) is not None)
+    group = next(k for k in range(1, 7) if last.group(k) is not None)
     return [(note.start(1) + last.start(group), note.start(1) + last.end(group), last.group(group))]
 
 

@@ -156,14 +156,17 @@ _MARKED_DEF_RE = re.compile(r"^[ \t]*\[\^(?P<mark>[^\]\n]{1,20})\]:[ \t]*(?P<not
 # a note that opens on another reading (`If the endpoints are excluded, 5.`), not one that explains the working
 _READING_NOTE_RE = re.compile(
     r"\s*(?:if|when|otherwise|alternatively|else|unless|or|excluding|including|si|wenn|falls|sonst|если|иначе"
-    r"|如果|若|否则)(?!\w)",
+    r"|如果|若|否则)(?!\w)"
+    # (or a value under a condition: `‡ 100 if you include the usual breakage allowance.`)
+    r"|\s*\$?-?\d[\d.,]*\$?(?:\s+[^\W\d_]+){0,2}\s+(?:if|when|unless|with|counting|including)\b",
     re.I,
 )
 # a note that calls the question's reading open (`(*) Some textbooks ..., which would give 24 — it's ambiguous.`)
 _AMBIGUOUS_RE = re.compile(r"\b(?:ambiguous|unclear|depending\s+on|depends\s+on)\b", re.I)
 # a mark right after a box: a markdown footnote's (`$\\boxed{7}$.[^1]`) or a sign (`\\boxed{13}†`, `¹`, `(*)`)
 _MARK_AFTER_BOX_RE = re.compile(
-    r"\}[ \t$.*]{0,6}(?:\[\^(?P<mark>[^\]\n]{1,20})\](?!:)|(?P<sign>[\u2020\u2021\u00b9\u00b2\u00b3]|\(\*\)))"
+    r"\}[ \t$.*]{0,6}(?:[^\W\d_]{1,12}[ \t.]{0,3})?"  # (a unit between: `$\\boxed{96}$ tiles.[^1]`)
+    r"(?:\[\^(?P<mark>[^\]\n]{1,20})\](?!:)|(?P<sign>[\u2020\u2021\u00b9\u00b2\u00b3]|\(\*\)))"
 )
 # a note line that the same sign opens (`† or 11, if ...`, `¹ Excluding the endpoints gives 11.`, `(*) Some ...`)
 _SIGNED_DEF_RE = re.compile(

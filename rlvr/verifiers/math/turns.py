@@ -23,7 +23,11 @@ _NEXT_TURN_RE = re.compile(
     # an Alpaca-style heading of the next prompt (`### Instruction:`, `### Input:`)
     r"|\n[ \t]*(?:Human|User|Assistant|System|Q|HUMAN|USER|ASSISTANT|SYSTEM)[ \t]*:|\n[ \t]*(?:#+[ \t]*)?(?:(?:Follow-?up|Next|Bonus|Another)[ \t]+(?:[Pp]roblem|[Ee]xercise|[Qq]uestion)|Problem|Exercise|Question)(?:[ \t]+\d+)?[ \t]*[:.\n]"
     r"|\n[ \t]*#+[ \t]*(?:Instruction|Input)[ \t]*:?[ \t]*\n"
+    # (a numbered heading of a next task the reply wrote itself: `## Instruction 2 (More Difficult)`)
+    r"|\n[ \t]*#+[ \t]*(?:Instruction|Problem|Exercise|Question|Task)[ \t]+\d+\b[^\n]*\n"
 )
+# a GSM8K-style run-on: after a `#### 72` answer line, a line that asks a new question starts another problem
+_GSM8K_RUN_ON_RE = re.compile(r"^####[^\n]{1,40}\n(?:[ \t]*\n)*(?=[^\n#]{8,300}\?[ \t]*$)", re.M)
 
 
 _INSTRUCTION_HEADING_RE = re.compile(r"(?:^|\n)[ \t]*#+[ \t]*Instruction[ \t]*:?")
@@ -74,4 +78,6 @@ def reply_opened(text: str) -> str:
 def turn_ended(text: str) -> str:
     """`text` up to the next turn (a chat template's marker, `User:`, `Problem 2:`): nothing after it answers."""
     turn = _NEXT_TURN_RE.search(text)
-    return text[: turn.start()] if turn is not None else text
+    text = text[: turn.start()] if turn is not None else text
+    run_on = _GSM8K_RUN_ON_RE.search(text) if "####" in text else None
+    return text[: run_on.end()] if run_on is not None else text
