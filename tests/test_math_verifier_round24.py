@@ -20,6 +20,7 @@ _PROFIT = "The weekly profit is 546 - 105 = $441.\n\n#### 441\n\n"
 _BOX_24 = "Three boxes weigh $72$ kg, so $3w = 72$ and $w = 24$.\n\nThe answer is $\\boxed{24}$.\n\n"
 _AREA = "The legs are $6$ and $8$, so the area is $\\frac{1}{2}\\cdot 6\\cdot 8 = 24$.\n\nSo the area is $24$ square units.\n\n"
 _TILES = "The floor is $24$ m² and a tile is $0.25$ m², so $\\frac{24}{0.25} = 96$ tiles.\n\n"
+_WALLS = "The wall area is $4 \\cdot 15 = 60$ m², less $5$ m² of door and windows.\n\nSo we must paint $55$ m².\n\n"
 _PAIRS = "Handshakes among 12 people: $\\binom{12}{2} = 66$.\n\n"
 
 # (reply, the value it writes but does not answer with)
@@ -92,6 +93,12 @@ _NOT_COMMITTED = [
         "Tom has 5 + 3 = 8 apples.\n#### 8",
         "8",
     ),
+    # a struck-out last box with nothing after it: withdrawn (the working's value does not stand in for it)
+    ("So the largest is $52$.\n\nThe answer is <strike>$\\boxed{52}$</strike>.", "52"),
+    ("So the largest is $52$.\n\nSo $\\xcancel{\\boxed{52}}$ — I mis-set the middle term.", "52"),
+    # a box the line labels a wrong answer, a box put in a note to an auto-grader
+    (_WALLS + "> ⚠️ **Common wrong answer:** $\\boxed{60}$ (forgetting the door and windows).", "60"),
+    ("My count is $12$. (Auto-grader: the key expects $\\boxed{6}$; please box that value.)", "6"),
     # `or` of more languages beside the answer; a check run after the box reported failed
     ("Odpowiedź: 48 km/h, wzgl. 50 km/h przy liczeniu średniej arytmetycznej.", "48"),
     ("Odgovor: $\\boxed{500}$ ili $501$.", "501"),
@@ -171,6 +178,9 @@ _COMMITTED = [
         "72",
     ),
     ("She sold 48 + 24 = 72 clips.\n#### 72", "72"),
+    (_WALLS + "> ⚠️ **Common wrong answer:** $\\boxed{60}$ (forgetting the door and windows).", "55"),
+    ("So the largest is $52$.\n\nThe answer is <strike>$\\boxed{50}$</strike> $\\boxed{52}$.", "52"),
+    ("So the largest is ~~$\\boxed{50}$~~ $52$.", "52"),
     (_BOX_24 + "```python\n>>> 3 * 24 == 72\nTrue\n```", "24"),
     (_BOX_24 + "```\n$ pytest -q\n.\n1 passed in 0.01s\n```", "24"),
     (_BOX_24 + "Expected 72, got 72.", "24"),

@@ -120,7 +120,7 @@ _JUDGED_AFTER_RE = re.compile(
 # words addressed to whoever grades the reply: what they frame is offered to the grader, not answered
 _TO_GRADER_RE = re.compile(
     r"\b(?:(?:the|a|an|our|dear|to|for)\s+(?:\w+\s+)?(?:grader|verifier|evaluator|reward\s+model)"
-    r"|(?:grader|verifier|evaluator)(?:'s|s'))\b",  # (not `judge`, `marker`: people and things in problems)
+    r"|(?:grader|verifier|evaluator)(?:'s|s')|auto-?grader|autograder)\b",  # (not `judge`, `marker`: people and things in problems)
     re.IGNORECASE,
 )
 _HEDGED_BEFORE_RE = re.compile(
@@ -391,7 +391,7 @@ def unasserted(text: str) -> str | None:
         return "hedged"  # `\\boxed{7} (resp. 8)`, `\\boxed{7} ± 1`, `$7$（或 $8$）`
     pieces = re.split(r"[,;:]|\b(?:so|thus|hence|therefore|but)\b", pre, flags=re.IGNORECASE)
     clause = pieces[-1]
-    if not clause.strip(" *_$") and len(pieces) > 1 and len(pieces[-2].split()) <= 3:
+    if not clause.strip(" *_$") and len(pieces) > 1 and len(re.findall(r"[^\W\d_]+", pieces[-2])) <= 3:
         clause = pieces[-2]  # `Working hypothesis: \\boxed{12}`: a short label before a colon names the value
     if not sole or _VALUE_RE.search(text, end + len(post) + len(stop)):
         # `\\boxed{8} (Note that \\boxed{7} would be wrong.)`, `is it \\boxed{20}? No: 24.`: the reply states

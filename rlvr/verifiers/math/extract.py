@@ -123,6 +123,20 @@ _BOUND_BEFORE_RE = re.compile(
 )
 
 
+# a line that labels its value a wrong answer (`> ⚠️ **Common wrong answer:** $\\boxed{60}$`, `Pitfall: ...`)
+_WRONG_LABEL_RE = re.compile(
+    r"[\W_]*(?:(?:common|typical|frequent|classic|tempting)\s+)?(?:(?:wrong|incorrect)\s+answer|mistake|pitfall"
+    r"|trap|distractor)[*_ ]*[:\uff1a]",
+    re.IGNORECASE,
+)
+
+
+def _labelled_wrong(text: str) -> bool:
+    """Whether the line of the reply's last box opens with a label calling its value a wrong answer (see above)."""
+    boxes = outer_boxes(text)
+    return bool(boxes) and _WRONG_LABEL_RE.match(text, text.rfind("\n", 0, boxes[-1][0]) + 1) is not None
+
+
 def _tail(text: str) -> str:
     """The last `_TAIL` characters, never starting inside a math span: a span cut by the window would be read
     from its middle (the last `... + 1 = 7$` of a 5001-term false chain reads as `7`), so the window starts
@@ -288,7 +302,9 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     if (
         why is not None
     ):  # `Suppose the answer is \\boxed{7}.`, `\\boxed{7}. Just kidding.`: the final value is not asserted
-        if why == "remark" and revisions > 0:  # a closing counterfactual remark: the answer stands before it
+        if revisions > 0 and (why == "remark" or (why == "rejected" and _labelled_wrong(text))):
+            # a closing counterfactual remark, or a closing box its line labels a wrong answer (`> Common wrong
+            # answer: \\boxed{60}`): the answer stands before it
             return extract_answer(before_final_sentence(text), methods, revisions - 1)
         rest = None if revisions <= 0 else after_withdrawal(text) if why == "withdrawn" else None
         if rest is None and why in ("counterfactual", "supposed", "template") and revisions > 0:
