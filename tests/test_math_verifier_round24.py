@@ -99,6 +99,13 @@ _NOT_COMMITTED = [
     # a box the line labels a wrong answer, a box put in a note to an auto-grader
     (_WALLS + "> ⚠️ **Common wrong answer:** $\\boxed{60}$ (forgetting the door and windows).", "60"),
     ("My count is $12$. (Auto-grader: the key expects $\\boxed{6}$; please box that value.)", "6"),
+    # a note whose sentence calls another value the true one; a revision after a prose conclusion
+    ("$$\\boxed{17389}$$\n\nNote: some tables list $17387$ here, so the true value is $17387$.", "17389"),
+    (
+        "Distance $= 60 \\times 8.35 = 501$ km.\n\nSo they travel **501 km**. Actually it is 500 km — the 8.35 h "
+        "includes a 1-minute stop.",
+        "501",
+    ),
     # `or` of more languages beside the answer; a check run after the box reported failed
     ("Odpowiedź: 48 km/h, wzgl. 50 km/h przy liczeniu średniej arytmetycznej.", "48"),
     ("Odgovor: $\\boxed{500}$ ili $501$.", "501"),
@@ -181,6 +188,13 @@ _COMMITTED = [
     (_WALLS + "> ⚠️ **Common wrong answer:** $\\boxed{60}$ (forgetting the door and windows).", "55"),
     ("So the largest is $52$.\n\nThe answer is <strike>$\\boxed{50}$</strike> $\\boxed{52}$.", "52"),
     ("So the largest is ~~$\\boxed{50}$~~ $52$.", "52"),
+    ("$$\\boxed{17389}$$\n\nNote: some tables list $17387$ here, so the true value is $17387$.", "17387"),
+    ("$$\\boxed{17389}$$\n\nNote: some tables list $17387$ here, which is the 1999th prime.", "17389"),
+    (
+        "Distance $= 60 \\times 8.35 = 501$ km.\n\nSo they travel **501 km**. Actually it is 500 km — the 8.35 h "
+        "includes a 1-minute stop.",
+        "500",
+    ),
     (_BOX_24 + "```python\n>>> 3 * 24 == 72\nTrue\n```", "24"),
     (_BOX_24 + "```\n$ pytest -q\n.\n1 passed in 0.01s\n```", "24"),
     (_BOX_24 + "Expected 72, got 72.", "24"),

@@ -31,7 +31,7 @@ from rlvr.verifiers.math.phrases import (
     _hedge,
 )
 from rlvr.verifiers.math.revisions import _phrase_answer_after, _revised_value
-from rlvr.verifiers.math.vocab import APPROXIMATORS, NUMBER_WORDS
+from rlvr.verifiers.math.vocab import APPROXIMATORS, CORRECT_VALUE_PHRASE, NUMBER_WORDS
 from rlvr.verifiers.math.withdrawal import withdraws
 
 # the words that end the box's own sentence, no value among them (`$ façons.`, ` ways to do it.`)
@@ -144,9 +144,16 @@ def _unlabelled(rest: str) -> str:
     """`rest` without the label of a postscript or addendum it opens with, or of a remark whose first clause
     withdraws (`Note: I miscalculated, ...`); a remark that explains (`Note: this is actually ...`) keeps it."""
     m = _POSTSCRIPT_RE.match(rest)
-    if m is None or (m.group("remark") and not withdraws(_FIRST_CLAUSE_RE.match(rest, m.end()).group())):  # type: ignore[union-attr]
+    if m is None:
+        return rest
+    # (or one whose first sentence calls another value the true one: `Note: ..., so the true value is $17387$.`)
+    revises = _TRUE_VALUE_RE.match(rest, m.end(), m.end() + 400) is not None
+    if m.group("remark") and not revises and not withdraws(_FIRST_CLAUSE_RE.match(rest, m.end()).group()):  # type: ignore[union-attr]
         return rest
     return m.group(1) + rest[m.end() :]
+
+
+_TRUE_VALUE_RE = re.compile(r"[^\n]*?\bthe\s+" + CORRECT_VALUE_PHRASE, re.IGNORECASE)
 
 
 _SENTENCE_STOP_RE = re.compile(r"[.!?](?=\s|$)|\n")

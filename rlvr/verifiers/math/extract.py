@@ -137,6 +137,9 @@ def _labelled_wrong(text: str) -> bool:
     return bool(boxes) and _WRONG_LABEL_RE.match(text, text.rfind("\n", 0, boxes[-1][0]) + 1) is not None
 
 
+_SENTENCE_BREAK_RE = re.compile(r"[.!?](?=\s|$)|\n")
+
+
 def _tail(text: str) -> str:
     """The last `_TAIL` characters, never starting inside a math span: a span cut by the window would be read
     from its middle (the last `... + 1 = 7$` of a 5001-term false chain reads as `7`), so the window starts
@@ -462,8 +465,19 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
             stated = stated or (closing_statement(tail[spans[-1].end() :]) if spans else None)
             if stated is not None:  # `... arrange $3$ books is **12**.`: the formula restates the question
                 return Extraction(stated, "conclusion")
-            concluded = _concluding_number(tail[spans[-1].end() :] if spans else tail)
+            concluding = tail[spans[-1].end() :] if spans else tail
+            concluded = _concluding_number(concluding)
             if concluded is not None:
+                # (a revision after the conclusion wins: `So they travel **501 km**. Actually it is 500 km.`)
+                later = concluding[concluding.rfind(concluded) + len(concluded) :]
+                # (the next sentence, to its end or to the reason after its value: `Actually it is 500 km — the ...`)
+                later = _SENTENCE_BREAK_RE.split(later, maxsplit=1)[-1]
+                later = re.split(
+                    r"(?<=\d)[^.!?\n\d]*?\s(?:[\u2014\u2013]|--)\s|[.!?](?=\s|$)", later, maxsplit=1
+                )[0]
+                revised = _revised_value(later) if _revises(later) else None
+                if revised is not None and not same_value(revised, concluded):
+                    return Extraction(revised, "revised")
                 return Extraction(concluded, "conclusion")
             bold = bold_closing(tail[spans[-1].end() :] if spans else tail)
             if bold is not None:  # `So, the train will travel **315 km** in 3.5 hours.`: bold marks it
