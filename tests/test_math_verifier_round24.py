@@ -106,6 +106,8 @@ _NOT_COMMITTED = [
         "includes a 1-minute stop.",
         "501",
     ),
+    # the last formula of a closing line whose bold value is the answer
+    ("### Answer\nThe maximum height of the ball is **35 m**, reached $2$ seconds after launch.", "2"),
     # `or` of more languages beside the answer; a check run after the box reported failed
     ("Odpowiedź: 48 km/h, wzgl. 50 km/h przy liczeniu średniej arytmetycznej.", "48"),
     ("Odgovor: $\\boxed{500}$ ili $501$.", "501"),
@@ -189,6 +191,7 @@ _COMMITTED = [
     ("So the largest is $52$.\n\nThe answer is <strike>$\\boxed{50}$</strike> $\\boxed{52}$.", "52"),
     ("So the largest is ~~$\\boxed{50}$~~ $52$.", "52"),
     ("$$\\boxed{17389}$$\n\nNote: some tables list $17387$ here, so the true value is $17387$.", "17387"),
+    ("### Answer\nThe maximum height of the ball is **35 m**, reached $2$ seconds after launch.", "35"),
     ("$$\\boxed{17389}$$\n\nNote: some tables list $17387$ here, which is the 1999th prime.", "17389"),
     (
         "Distance $= 60 \\times 8.35 = 501$ km.\n\nSo they travel **501 km**. Actually it is 500 km — the 8.35 h "

@@ -480,6 +480,10 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                     return Extraction(revised, "revised")
                 return Extraction(concluded, "conclusion")
             bold = bold_closing(tail[spans[-1].end() :] if spans else tail)
+            if bold is None and spans and "\n" not in tail[spans[-1].end() :].rstrip():
+                # (a bold value before the last formula of the closing line marks the answer: `The maximum height
+                # is **35 m**, reached $2$ seconds after launch.`)
+                bold = bold_closing(tail[tail.rfind("\n", 0, spans[-1].start()) + 1 :])
             if bold is not None:  # `So, the train will travel **315 km** in 3.5 hours.`: bold marks it
                 return Extraction(bold, "conclusion")
             while spans and (
