@@ -108,6 +108,16 @@ _NOT_COMMITTED = [
     ),
     # the last formula of a closing line whose bold value is the answer
     ("### Answer\nThe maximum height of the ball is **35 m**, reached $2$ seconds after launch.", "2"),
+    # an `Update:` that recomputes, a Polish `wait` before a revision
+    (
+        _TILES
+        + "So the answer is $\\boxed{96}$.\n\n**Update:** the tiles are 0.4 m on a side, so we need 150 tiles.",
+        "96",
+    ),
+    (
+        "Odpowiedź: 24 m².\n\nChwileczkę — pomyliłem długość z obwodem. Długość wynosi 6,5 m, więc pole to 26 m².",
+        "24",
+    ),
     # `or` of more languages beside the answer; a check run after the box reported failed
     ("Odpowiedź: 48 km/h, wzgl. 50 km/h przy liczeniu średniej arytmetycznej.", "48"),
     ("Odgovor: $\\boxed{500}$ ili $501$.", "501"),
@@ -192,6 +202,16 @@ _COMMITTED = [
     ("So the largest is ~~$\\boxed{50}$~~ $52$.", "52"),
     ("$$\\boxed{17389}$$\n\nNote: some tables list $17387$ here, so the true value is $17387$.", "17387"),
     ("### Answer\nThe maximum height of the ball is **35 m**, reached $2$ seconds after launch.", "35"),
+    (
+        _TILES
+        + "So the answer is $\\boxed{96}$.\n\n**Update:** the tiles are 0.4 m on a side, so we need 150 tiles.",
+        "150",
+    ),
+    (
+        "Odpowiedź: 24 m².\n\nChwileczkę — pomyliłem długość z obwodem. Długość wynosi 6,5 m, więc pole to 26 m².",
+        "26",
+    ),
+    ("At that moment, the train has travelled **300 km**.", "300"),
     ("$$\\boxed{17389}$$\n\nNote: some tables list $17387$ here, which is the 1999th prime.", "17389"),
     (
         "Distance $= 60 \\times 8.35 = 501$ km.\n\nSo they travel **501 km**. Actually it is 500 km — the 8.35 h "

@@ -417,7 +417,16 @@ REVISION_WORDS = (
     "typo",
     r"I\s+meant",
     r"should\s+read",
-    r"(?:upd|eta)(?=\s*:)",  # (`UPD: 21, the host shakes hands too`, `ETA: make that 21`)
+    r"(?:upd|eta|update)(?=[*_]*\s*:)",  # (`UPD: 21, the host shakes hands too`, `ETA: make that 21`, `**Update:**`)
+    # `wait` in other languages opening a correction (pl `Chwileczkę`, `Zaraz`, fr `Attendez`, de `Warte`)
+    r"chwileczk[eę]",
+    "chwila",
+    "zaraz",
+    "czekaj",
+    "attendez",
+    "aspetta",
+    "warte",
+    "подожди(?:те)?",
     r"(?<=\^)\s*meant|(?<=\^ )meant",  # (`^ meant 21`)
     r"brain\s+fart",
     r"fat-?\s?finger(?:ed)?",
