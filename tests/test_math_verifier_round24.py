@@ -118,6 +118,12 @@ _NOT_COMMITTED = [
         "Odpowiedź: 24 m².\n\nChwileczkę — pomyliłem długość z obwodem. Długość wynosi 6,5 m, więc pole to 26 m².",
         "24",
     ),
+    # an answer label called the correct one, in other languages, after the box
+    (
+        "The circumradius is $\\boxed{\\dfrac{65}{8}}$.\n\nĐáp số chính xác: $\\dfrac{65}{4}$.",
+        "\\frac{65}{8}",
+    ),
+    ("Also $\\boxed{12}$.\n\nRichtige Antwort: 13.", "12"),
     # `or` of more languages beside the answer; a check run after the box reported failed
     ("Odpowiedź: 48 km/h, wzgl. 50 km/h przy liczeniu średniej arytmetycznej.", "48"),
     ("Odgovor: $\\boxed{500}$ ili $501$.", "501"),
@@ -212,6 +218,10 @@ _COMMITTED = [
         "26",
     ),
     ("At that moment, the train has travelled **300 km**.", "300"),
+    (
+        "The circumradius is $\\boxed{\\dfrac{65}{8}}$.\n\nĐáp số chính xác: $\\dfrac{65}{4}$.",
+        "\\frac{65}{4}",
+    ),
     ("$$\\boxed{17389}$$\n\nNote: some tables list $17387$ here, which is the 1999th prime.", "17389"),
     (
         "Distance $= 60 \\times 8.35 = 501$ km.\n\nSo they travel **501 km**. Actually it is 500 km — the 8.35 h "

@@ -32,7 +32,7 @@ ANSWER_LABELS = (
     "答", "답",  # Chinese, Japanese, Korean (`回答` is a reply, `解答` and `해답` a solution: not answer lines)
     "ответ", "відповідь",  # Russian, Ukrainian
     r"r[ée]ponse(?:\s+finale)?", r"respuesta(?:\s+final)?", r"resposta(?:\s+final)?", r"risposta(?:\s+finale)?",
-    "antwort", "antwoord", "cevap", "yan[ıi]t", r"đáp\s+số", r"đáp\s+án", "odpowied[źz]", "odpověď",
+    "antwort", "antwoord", "cevap", "yan[ıi]t", r"đáp\s+(?:số|án)(?:\s+(?:chính\s+xác|đúng|cuối\s+cùng))?", "odpowied[źz]", "odpověď",
     "jawaban", "jawapan", "svar", "απάντηση", "उत्तर", "الجواب", "الإجابة", "תשובה", "پاسخ", "คำตอบ",
     r"r[ăa]spuns(?:ul)?(?:\s+final)?", "vastaus", r"v[áa]lasz", "jibu", "উত্তর", "svaret", "התשובה", "جواب",
     "vastus", "atbilde", "atsakymas", "odgovor", "одговор", "отговор", "sagot",  # et lv lt sl/hr/sr bg tl
@@ -48,6 +48,9 @@ ANSWER_LABELS = (
     "karabo", "igisubizo", "mhinduro", r"ŋuɖoɖo", "eyano", "tontu", "mmuae", r"okuddamu", "repons",
     # a result called final is the answer (a bare `Result:` labels a step as often: `RESULT_LABELS`)
     r"final\s+result", r"risultato\s+finale", r"r[ée]sultat\s+final", r"resultado\s+final", "endergebnis", "final",
+    # an answer called the correct one (`Đáp số chính xác:` is read above)
+    r"richtige\s+antwort", r"respuesta\s+correcta", r"r[ée]ponse\s+correcte", r"правильный\s+ответ",
+    r"poprawna\s+odpowied[źz]", r"risposta\s+corretta", r"resposta\s+correta",
 )  # fmt: skip
 #: The same in scripts written without spaces, read even right after other letters (`所以答案是七`, `最终答案：7`):
 #: sentences, then labels.
