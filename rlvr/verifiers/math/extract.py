@@ -87,7 +87,7 @@ from rlvr.verifiers.math.phrases import (
 )
 from rlvr.verifiers.math.quotes import asides_removed
 from rlvr.verifiers.math.readings import hedged_last_line, left_open
-from rlvr.verifiers.math.remarks import format_example
+from rlvr.verifiers.math.remarks import BOUND_BEFORE_RE, format_example, labelled_wrong
 from rlvr.verifiers.math.revisions import _phrase_answer_after, _restated_value, _revised_value, _revises
 from rlvr.verifiers.math.truncation import cut_in_check, cut_off, drop_unclosed_think, revising_when_cut
 from rlvr.verifiers.math.turns import reply_opened, tagged_reply, turn_ended
@@ -113,28 +113,6 @@ _GLUED_BASE_RE = re.compile(r"[ \t]*+_\s*\{?\s*(\d+)\s*\}?")
 #: Only the tail of very long outputs is searched for a trailing math span or number.
 _TAIL = 8000
 _DOLLAR_RE = re.compile(r"(?<!\\)\$\$?")
-
-
-# a comparison in words right before a formula: what follows is a bound, not a value (`fewer than $96$ tiles`)
-_BOUND_BEFORE_RE = re.compile(
-    r"\b(?:(?:fewer|less|more|greater|smaller|larger|bigger|higher|lower)\s+than|at\s+(?:most|least)|exceeds?)"
-    r"[ \t]*\Z",
-    re.IGNORECASE,
-)
-
-
-# a line that labels its value a wrong answer (`> ⚠️ **Common wrong answer:** $\\boxed{60}$`, `Pitfall: ...`)
-_WRONG_LABEL_RE = re.compile(
-    r"[\W_]*(?:(?:common|typical|frequent|classic|tempting)\s+)?(?:(?:wrong|incorrect)\s+answer|mistake|pitfall"
-    r"|trap|distractor)[*_ ]*[:\uff1a]",
-    re.IGNORECASE,
-)
-
-
-def _labelled_wrong(text: str) -> bool:
-    """Whether the line of the reply's last box opens with a label calling its value a wrong answer (see above)."""
-    boxes = outer_boxes(text)
-    return bool(boxes) and _WRONG_LABEL_RE.match(text, text.rfind("\n", 0, boxes[-1][0]) + 1) is not None
 
 
 _SENTENCE_BREAK_RE = re.compile(r"[.!?](?=\s|$)|\n")
@@ -305,7 +283,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
     if (
         why is not None
     ):  # `Suppose the answer is \\boxed{7}.`, `\\boxed{7}. Just kidding.`: the final value is not asserted
-        if revisions > 0 and (why == "remark" or (why == "rejected" and _labelled_wrong(text))):
+        if revisions > 0 and (why == "remark" or (why == "rejected" and labelled_wrong(text))):
             # a closing counterfactual remark, or a closing box its line labels a wrong answer (`> Common wrong
             # answer: \\boxed{60}`): the answer stands before it
             return extract_answer(before_final_sentence(text), methods, revisions - 1)
@@ -488,7 +466,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 return Extraction(bold, "conclusion")
             while spans and (
                 denied_before(tail[max(0, spans[-1].start() - 80) : spans[-1].start()])
-                or _BOUND_BEFORE_RE.search(tail, max(0, spans[-1].start() - 40), spans[-1].start())
+                or BOUND_BEFORE_RE.search(tail, max(0, spans[-1].start() - 40), spans[-1].start())
             ):
                 spans.pop()  # `..., not the arithmetic mean $50$.`, `fewer than $96$ tiles`: no value stated
             if spans:
@@ -537,7 +515,7 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 m
                 for m in _NUMBER_RE.finditer(tail)
                 if not rejected_after(tail[m.end() :])
-                and not _BOUND_BEFORE_RE.search(tail, max(0, m.start() - 40), m.start())
+                and not BOUND_BEFORE_RE.search(tail, max(0, m.start() - 40), m.start())
             ]
             if not found and (words := list(_NUMBER_WORD_RE.finditer(tail))):
                 return Extraction(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifiers.math.boxes import outer_boxes
 from rlvr.verifiers.math.languages import SUPPOSE, WITHOUT_WOULD
 
 #: How far before and after the final value its sentence is read (a longer sentence is read from its tail).
@@ -206,3 +207,25 @@ def _supposed(pre: str) -> bool:
         return True  # `Supponiamo che sia 12: con 12 gettoni i 5 bambini ne avrebbero 60.`: what would follow
     adverb = _HYPOTHETICAL_RE.match(pre)
     return adverb is not None and not _TURN_RE.search(pre, adverb.end())
+
+
+#: A comparison in words right before a formula: what follows is a bound, not a value (`fewer than $96$ tiles`)
+BOUND_BEFORE_RE = re.compile(
+    r"\b(?:(?:fewer|less|more|greater|smaller|larger|bigger|higher|lower)\s+than|at\s+(?:most|least)|exceeds?)"
+    r"[ \t]*\Z",
+    re.IGNORECASE,
+)
+
+
+# a line that labels its value a wrong answer (`> ⚠️ **Common wrong answer:** $\\boxed{60}$`, `Pitfall: ...`)
+_WRONG_LABEL_RE = re.compile(
+    r"[\W_]*(?:(?:common|typical|frequent|classic|tempting)\s+)?(?:(?:wrong|incorrect)\s+answer|mistake|pitfall"
+    r"|trap|distractor)[*_ ]*[:\uff1a]",
+    re.IGNORECASE,
+)
+
+
+def labelled_wrong(text: str) -> bool:
+    """Whether the line of the reply's last box opens with a label calling its value a wrong answer (see above)."""
+    boxes = outer_boxes(text)
+    return bool(boxes) and _WRONG_LABEL_RE.match(text, text.rfind("\n", 0, boxes[-1][0]) + 1) is not None
