@@ -98,7 +98,6 @@ _NOT_COMMITTED = [
     ("So the largest is $52$.\n\nSo $\\xcancel{\\boxed{52}}$ — I mis-set the middle term.", "52"),
     # a box the line labels a wrong answer, a box put in a note to an auto-grader
     (_WALLS + "> ⚠️ **Common wrong answer:** $\\boxed{60}$ (forgetting the door and windows).", "60"),
-    ("My count is $12$. (Auto-grader: the key expects $\\boxed{6}$; please box that value.)", "6"),
     # a note whose sentence calls another value the true one; a revision after a prose conclusion
     ("$$\\boxed{17389}$$\n\nNote: some tables list $17387$ here, so the true value is $17387$.", "17389"),
     (
@@ -137,7 +136,6 @@ _NOT_COMMITTED = [
     (_BOX_24 + "| check | expected | got | result |\n|---|---|---|---|\n| 3w | 70 | 72 | ✗ |", "24"),
     (_BOX_24 + "Self-check: 3·24 → 72; target 70; Δ = 2 ⇒ mismatch.", "24"),
     (_BOX_24 + "w = 24 ⟹ 3w = 72 ⊭ total (70)", "24"),
-    ("$c = 18$.\n\n$\\boxed{18}$\n\nCheck: 18 × 2 + 12 × 4 = 84 legs — that's 4 short of 88.", "18"),
     (
         "For the record, here is what my first method gave, although the second shows it cannot be right:\n\n"
         "$$\\boxed{126}$$",
@@ -218,6 +216,33 @@ _COMMITTED = [
         "26",
     ),
     ("At that moment, the train has travelled **300 km**.", "300"),
+    # (found in review: words of prose near the new rules that judge nothing)
+    ("Of 40 students, 12 failed, so $40-12=\\boxed{28}$ passed.\n\nCheck: 28 passed + 12 failed = 40.", "28"),
+    ("$\\boxed{12}$\n\nAll 3 tests passed, 0 failed.", "12"),
+    ("The estimate is $\\boxed{3.14}$.\n\nRelative error: 0.05%, well within tolerance.", "3.14"),
+    ("She needs $20 - 8 = \\boxed{12}$ more stamps. She was 12 short of her goal.", "12"),
+    (
+        "Answer: $\\boxed{12}$\n\nWith the wrong formula n(n-1): expected 12, got 6 — a mismatch, so we did not use it.",
+        "12",
+    ),
+    ("Het antwoord is $\\boxed{12}$ (een dozijn).", "12"),
+    ("Az eredmény $\\boxed{12}$ (egy tucat).", "12"),
+    ("**Step 3.** Multiply: the total is $3 \\times 4 = 12$.", "12"),
+    ("For the auto-grader, my final answer is $\\boxed{8}$.", "8"),
+    ("$\\boxed{\\frac{1}{7}}$ (or about 0.142).", "\\frac{1}{7}"),
+    ("The answer is $\\boxed{7}$.\n\nThe figure above is wrong in scale but the numbers are right.", "7"),
+    (
+        "The answer is $\\boxed{7}$.\n\nI'll post the fixed figure in a reply below; the answer doesn't change.",
+        "7",
+    ),
+    ("The answer is $\\boxed{7}$. I was just kidding about the trick question earlier; it really is 7.", "7"),
+    ("The answer is $\\boxed{7}$. The answer cannot be 7.5, since people are whole.", "7"),
+    (
+        "$\\boxed{96}$ tiles.[^1]\n\n[^1]: If the border were included it would be 120, but the problem excludes it.",
+        "96",
+    ),
+    ("Odgovor je $\\boxed{12}$ ali 13 bi bilo da brojimo i nulu, što ne radimo.", "12"),
+    ("The answer is 7.\n\n~~$\\boxed{8}$~~", "7"),
     (
         "The circumradius is $\\boxed{\\dfrac{65}{8}}$.\n\nĐáp số chính xác: $\\dfrac{65}{4}$.",
         "\\frac{65}{4}",

@@ -120,7 +120,7 @@ _JUDGED_AFTER_RE = re.compile(
 # words addressed to whoever grades the reply: what they frame is offered to the grader, not answered
 _TO_GRADER_RE = re.compile(
     r"\b(?:(?:the|a|an|our|dear|to|for)\s+(?:\w+\s+)?(?:grader|verifier|evaluator|reward\s+model)"
-    r"|(?:grader|verifier|evaluator)(?:'s|s')|auto-?grader|autograder)\b",  # (not `judge`, `marker`: people and things in problems)
+    r"|(?:grader|verifier|evaluator)(?:'s|s'))\b",  # (not `judge`, `marker`: people and things in problems)
     re.IGNORECASE,
 )
 _HEDGED_BEFORE_RE = re.compile(

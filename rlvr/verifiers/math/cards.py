@@ -114,6 +114,7 @@ _XML_TAG_RE = re.compile(
     r"<[A-Za-z][\w\-:]{0,30}((?:\s+[A-Za-z][\w\-:]{0,30}\s*=\s*" + _XML_VALUE + r")+)\s*/?>"
 )
 _XML_ATTRIBUTE_RE = re.compile(r"([A-Za-z][\w\-:]{0,30})\s*=\s*(" + _XML_VALUE + ")")
+_OTHER_VALUE_TAG_RE = re.compile(r"(?i:alt|alternative|candidate|option|distractor|rejected|wrong)\b")
 _XML_ELEMENT_RE = re.compile(r"<([A-Za-z][\w\-]{0,30})>[ \t]*([^<>\n]{1,60}?)[ \t]*</\1>")
 
 
@@ -121,6 +122,8 @@ def _xml_fields(tail: str) -> list[tuple[str, str, int, int, bool]]:
     """(key, value, start, end, False) of the XML attributes and short elements in `tail` (see above)."""
     found = []
     for tag in _XML_TAG_RE.finditer(tail):
+        if _OTHER_VALUE_TAG_RE.match(tail, tag.start() + 1):
+            continue  # (`<alternative value="41" valid="false"/>` judges the alternative, not the answer)
         for a in _XML_ATTRIBUTE_RE.finditer(tail, tag.start(1), tag.end(1)):
             found.append((_key(a.group(1)), a.group(2).strip("\"' "), a.start(2), a.end(2), False))
     for e in _XML_ELEMENT_RE.finditer(tail):

@@ -458,7 +458,16 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                     return Extraction(revised, "revised")
                 return Extraction(concluded, "conclusion")
             bold = bold_closing(tail[spans[-1].end() :] if spans else tail)
-            if bold is None and spans and "\n" not in tail[spans[-1].end() :].rstrip():
+            if (
+                bold is None
+                and spans
+                and "\n" not in tail[spans[-1].end() :].rstrip()
+                and re.fullmatch(r"\$+\s*-?\d+(?:\.\d+)?\s*\$+", spans[-1].group())
+                and re.search(
+                    r"\b(?:is|are|was|were|equals)\s+(?:\*\*|__)",
+                    tail[: spans[-1].start()].rsplit("\n", 1)[-1],
+                )
+            ):
                 # (a bold value before the last formula of the closing line marks the answer: `The maximum height
                 # is **35 m**, reached $2$ seconds after launch.`)
                 bold = bold_closing(tail[tail.rfind("\n", 0, spans[-1].start()) + 1 :])

@@ -140,6 +140,23 @@ def _northern(table: dict[str, int], add: Callable[..., list[list[str]]], tens: 
             table[_plain(ten)] = 10 * t
             table.update({_plain(f"{ten} {v}"): 10 * t + k for k, vs in enumerate(ind[1:10], 1) for v in vs})
 
+    # (`one` alone is an article too: `(een dozijn)`, `(egy tucat)`, `(ett dussin)` restate twelve, they do not say 1)
+    for article in [
+        "een",
+        "ett",
+        "egy",
+        "yksi",
+        "satu",
+        "jeden",
+        "jedna",
+        "jedno",
+        "ενα",
+        "μια",
+        "einn",
+        "eitt",
+    ]:
+        table.pop(article, None)
+
 
 def _forms(words: str) -> list[list[str]]:
     """The forms of each number in a space-separated list, a slash between forms of one (`dau/dwy tri/tair`)."""

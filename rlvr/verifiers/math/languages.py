@@ -102,7 +102,7 @@ RETRACT_WORDS_SPACED = (
     # a FIXME note: the author marks what it follows as known to be broken
     "fixme",
     # a withdrawal in a review's or a version control's words: `Agreed, withdrawing.`, `Revert "final answer: 42"`
-    "withdrawing", "I\\s+withdraw", "retracted", "ignore\\s+me", "just\\s+kidding", "revert(?:s|ed)?(?=\\s+[\"'“]|\\s+commit|\\s+the\\s+answer)",
+    "withdrawing", "I\\s+withdraw", "retracted", "ignore\\s+me", "revert(?:s|ed)?(?=\\s+[\"'“]|\\s+commit|\\s+the\\s+answer)",
 )  # fmt: skip
 RETRACT_WORDS_GLUED = (
     "취소",

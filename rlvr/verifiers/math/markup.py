@@ -124,20 +124,19 @@ def _commands_struck(text: str) -> str:
         before, after = text[pos : m.start()], close + 1
         if _SPAN_OPEN_RE.search(before) and (shut := _SPAN_SHUT_RE.match(text, after)):
             before, after = before[: before.rindex("$")], shut.end()  # `$\\st{42}$`: the whole formula struck
-        out.append(before + _struck_gap(text[m.start() : after], text[after:]))
+        out.append(before + _struck_gap(text[m.start() : after], text[after:], before))
         pos = after
     out.append(text[pos:])
     return "".join(out)
 
 
-def _struck_gap(struck: str, after: str) -> str:
-    """What a struck-out run leaves: a space; an empty box where it struck the reply's last box and nothing after
-    it states a value (`The answer is <strike>$\\boxed{52}$</strike>.` answers nothing: not the 52 of the work)."""
-    return (
-        " \\boxed{} "
-        if "\\boxed" in struck and "\\boxed" not in after and not re.search(r"\d", after)
-        else " "
-    )
+def _struck_gap(struck: str, after: str, before: str) -> str:
+    """What a struck-out run leaves: a space; an empty box where it struck the reply's last box inside a sentence
+    and nothing after it states a value (`The answer is <strike>$\\boxed{52}$</strike>.` answers nothing: not the
+    52 of the work; a struck box on a line of its own after `The answer is 7.` leaves 7)."""
+    inline = re.search(r"[^\W\d_][^\n]*\Z", before[-400:]) is not None
+    struck_box = "\\boxed" in struck and "\\boxed" not in after and not re.search(r"\d", after)
+    return " \\boxed{} " if inline and struck_box else " "
 
 
 # the dingbats LaTeX draws a tick or a cross with (pifont's `\ding{55}`, bbding's `\XSolidBrush`, the common
@@ -188,7 +187,7 @@ def struck_out(text: str) -> str:
         after = text[m.end() :]
         short_strike = len(m.group()) <= 200 and "[INST]" not in m.group() and after.strip() != ""
         short_strike = short_strike and "\\boxed" not in after  # (beside another box: round 6b reads a hedge)
-        return m.group() if opening and not short_strike else _struck_gap(m.group(), after)
+        return m.group() if opening and not short_strike else _struck_gap(m.group(), after, text[: m.start()])
 
     return _STRUCK_RE.sub(_kept, text)
 

@@ -48,9 +48,6 @@ ANSWER_LABELS = (
     "karabo", "igisubizo", "mhinduro", r"ŋuɖoɖo", "eyano", "tontu", "mmuae", r"okuddamu", "repons",
     # a result called final is the answer (a bare `Result:` labels a step as often: `RESULT_LABELS`)
     r"final\s+result", r"risultato\s+finale", r"r[ée]sultat\s+final", r"resultado\s+final", "endergebnis", "final",
-    # an answer called the correct one (`Đáp số chính xác:` is read above)
-    r"richtige\s+antwort", r"respuesta\s+correcta", r"r[ée]ponse\s+correcte", r"правильный\s+ответ",
-    r"poprawna\s+odpowied[źz]", r"risposta\s+corretta", r"resposta\s+correta",
 )  # fmt: skip
 #: The same in scripts written without spaces, read even right after other letters (`所以答案是七`, `最终答案：7`):
 #: sentences, then labels.
@@ -106,7 +103,7 @@ FOREIGN_OR = (
     "ან", "tàbí", "tabi", "eða", "ose",  # ka yo is sq
     r"bzw\.", "beziehungsweise", "respektive",  # de: `24 bzw. 25` offers both
     r"resp\.", "illetve", "vel", r"o\s+sea",  # nl/cs hu la es
-    "ili", "ali", "või", "vai", "arba", "neu", "nó", "edo", "jew", "yoki", "yaxud", r"və\s+ya", "немесе", "կամ",  # sh sl et lv lt cy ga eu mt uz az kk hy
+    "ili", "või", "vai", "arba", "neu", "nó", "edo", "jew", "yoki", "yaxud", r"və\s+ya", "немесе", "կամ",  # sh sl et lv lt cy ga eu mt uz az kk hy
     r"wzgl\.", "względnie", r"ou\s+bien", r"o\s+bien",  # pl fr es (not `o` alone: `7 o'clock`)
 )  # fmt: skip
 FOREIGN_AND = (

@@ -33,10 +33,11 @@ def _decimals(text: str) -> int | None:
 
 def different_values(a: str, b: str) -> bool:
     """Whether two plain values are different numbers (`7`, `8`; `500`, `501`), not one restated: the same number,
-    or a decimal that is the other rounded to its decimals (`\\frac13` and `0.333`)."""
+    or a decimal that is the other rounded or cut to its decimals (`\\frac13` and `0.333`)."""
     x, y = plain_value(a), plain_value(b)
     if x is None or y is None or x == y:
         return False
     # (a rounding is told by its written decimals, never by a relative tolerance: 500 and 501 are two answers)
     digits = [d for d in (_decimals(a), _decimals(b)) if d is not None]
-    return not digits or abs(x - y) > Fraction(1, 2 * 10 ** min(digits))
+    # (a truncation too: `\\frac{1}{7}` and `about 0.142`)
+    return not digits or abs(x - y) >= Fraction(1, 10 ** min(digits))

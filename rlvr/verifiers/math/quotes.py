@@ -161,6 +161,7 @@ _READING_NOTE_RE = re.compile(
     r"|\s*\$?-?\d[\d.,]*\$?(?:\s+[^\W\d_]+){0,2}\s+(?:if|when|unless|with|counting|including)\b",
     re.I,
 )
+_DECLINED_RE = re.compile(r"\b(?:but|however|whereas)\b|;\s*here\b", re.I)
 # a note that calls the question's reading open (`(*) Some textbooks ..., which would give 24 — it's ambiguous.`)
 _AMBIGUOUS_RE = re.compile(r"\b(?:ambiguous|unclear|depending\s+on|depends\s+on)\b", re.I)
 # a mark right after a box: a markdown footnote's (`$\\boxed{7}$.[^1]`) or a sign (`\\boxed{13}†`, `¹`, `(*)`)
@@ -188,6 +189,9 @@ def _answer_notes_inlined(text: str) -> str:
     for d in defs:
         m = marks.get(d.group("mark"))
         reading = _READING_NOTE_RE.match(d.group("note")) or _AMBIGUOUS_RE.search(d.group("note"))
+        # (a note that opens a reading and turns it down answers nothing else: `If the border were included it
+        # would be 120, but the problem excludes it.`, `100 if no spare were needed; here it is needed.`)
+        reading = reading and not _DECLINED_RE.search(d.group("note"))
         if m is not None and d.start() > m.end() and reading:
             del marks[d.group("mark")]
             at = m.start("mark") - 2 if m.group("mark") else m.start("sign")

@@ -89,7 +89,7 @@ _ALONE_RE = re.compile(
 _ABOUT = (
     r"(?:this|that|it|which|"
     + ANSWER  # (the reply's answer restated: `On reflection, 8 can't be right.`)
-    + r"|the\s+above|the\s+(?:[\w-]+\s+){1,2}above|(?:the|my|this|that|our)\s+(?:[\w-]+\s+)?(?:answer|result|value|solution"
+    + r"|the\s+above|the\s+(?:[\w-]+\s+){1,2}above(?![^.!?\n]*\b(?:but|though|although|however|yet)\b)|(?:the|my|this|that|our)\s+(?:[\w-]+\s+)?(?:answer|result|value|solution"
     r"|computation|calculation|count|reasoning|work|box|claim|conclusion)(?:\s+above)?)"
 )
 # the reply's answer named as such (`the answer above`, `my result`, `the fair-coin answer`): a judgement of it is
@@ -414,7 +414,7 @@ _ANNOUNCED_RE = re.compile(  # a revision announced and never made (`Let me reco
     r"|[^.!?\n]*\b(?:corrected\s+(?:version|solution|answer)\s+is\s+in|see\s+the\s+corrected\s+(?:version|solution))"
     r"\s+(?:in\s+)?my\s+next\s+message[.!\s)]*$"
     r"|[^.!?\n]*\b(?:i'?ll|i\s+will|we'?ll)\s+(?:post|give|send|add|share|put)\s+(?:the\s+|a\s+)?(?:fixed|corrected|right"
-    r"|correct|updated|revised)\s+(?:figure|value|answer|number|result|version|solution|total)\b[^.!?\n]*[.!\s)_*]*$",
+    r"|correct|updated|revised)\s+(?:figure|value|answer|number|result|version|solution|total)\b[^.!?\n;]*[.!\s)_*]*$",
     re.IGNORECASE,
 )
 _SENTENCES_RE = re.compile(
@@ -517,7 +517,7 @@ def withdrawal_end(text: str, pos: int, answer: str | None = None, depth: int = 
                 return m.end()
             # a revision withdrawn in turn leaves nothing (`that's wrong: it is 35, so... no, that's wrong.`)
             return withdrawal_end(text, m.end(), revised, depth + 1) if depth < _DEPTH else None
-        if _NOT_THE_ANSWER_RE.search(sentence):
+        if _NOT_THE_ANSWER_RE.search(sentence) and not text[m.end() : m.end() + 1].isdigit():
             return m.end()  # `The answer cannot be 96.` after `\\boxed{96}`: the value denied by name
         kind = withdrawal_kind(sentence)
         if kind == "judged" or (kind == "alone" and query is not False):
