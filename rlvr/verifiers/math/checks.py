@@ -234,6 +234,8 @@ def checks_at_end_dropped(text: str) -> str:
     return kept if dropped else text
 
 
+_PASS_MARKS = "\u2713\u2714\u2705"  # ✓ ✔ ✅
+_PASSED_RE = re.compile(f"[{_PASS_MARKS}]")
 # a check's finding that its value fails (`These two sides do not agree.`, `so $x = 2$ does not satisfy the
 # equation`, `$\\log_3(-1)$ is undefined`), with no word of error: the value checked is refuted
 _REFUTES_RE = re.compile(
@@ -249,7 +251,7 @@ _REFUTES_RE = re.compile(
     r"|nem\s+egyezik|nesouhlasí|uyuşmuyor|tidak\s+cocok|tidak\s+memenuhi|không\s+thỏa\s+mãn)\b|\u5408\u308f\u306a\u3044|\u4e00\u81f4\u3057\u306a\u3044|\u4e0d\u4e00\u81f4|\u4e0d\u7b26|\u4e0d\u76f8\u7b26)"
     # (`with our boxed $x = 4$ it is $0 \neq 12$`: an inequality the check arrives at, no mark of success after it)
     # (and in a program's or a plain-text spelling: `24 != 30`, `24 =/= 30`, `24 <> 30`, `35 \\not= 30`)
-    r"|(?P<unequal>\\neq?|\u2260)(?![^.\n]*[\u2713\u2714\u2705])"
+    r"|(?P<unequal>\\neq?|\u2260)(?![^.\n]*[" + _PASS_MARKS + "])"
     # (the plain-text spellings only as the verdict closing a sentence: `Note that 30 != 0, so ...` judges nothing)
     r"|(?P<spelled>!=|=/=|<>|\\not\s*=)(?=[ \t$]*-?\d+(?:\.\d+)?[ \t$]*(?:[.!]?[ \t]*$|[.!]\s))"
     r"|(?P<offby>\boff\s+by\s+\d)"  # (`24 vs 30 - off by 6`)
@@ -304,7 +306,7 @@ def refuted_by_check(rest: str, value: str, same: Callable[[str, str], bool]) ->
         if m.group("report"):
             # (a run reported failed tests what its paragraph computed: the answer, unless it sets another value)
             assigned = [a.group() for a in _ASSIGNMENT_RE.finditer(block)]
-            passed = re.search("[\u2713\u2714\u2705]", rest[m.start() - len(line) : m.end()])
+            passed = _PASSED_RE.search(rest, m.start() - len(line), m.end())
             refuted = not passed and all(same(_ASSIGNED_VALUE_RE.sub("", a), value) for a in assigned)
         elif m.group("offby"):
             # (`24 vs 30 - off by 6`: `off by` refutes only two values set side by side, one of them the answer)

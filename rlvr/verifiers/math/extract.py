@@ -457,20 +457,20 @@ def extract_answer(text: str, methods: tuple[str, ...] = METHODS, revisions: int
                 if revised is not None and not same_value(revised, concluded):
                     return Extraction(revised, "revised")
                 return Extraction(concluded, "conclusion")
-            bold = bold_closing(tail[spans[-1].end() :] if spans else tail)
+            bold = bold_closing(concluding)
+            line_start = tail.rfind("\n", 0, spans[-1].start()) + 1 if spans else 0
             if (
                 bold is None
                 and spans
-                and "\n" not in tail[spans[-1].end() :].rstrip()
+                and "\n" not in concluding.rstrip()
                 and re.fullmatch(r"\$+\s*-?\d+(?:\.\d+)?\s*\$+", spans[-1].group())
                 and re.search(
-                    r"\b(?:is|are|was|were|equals)\s+(?:\*\*|__)",
-                    tail[: spans[-1].start()].rsplit("\n", 1)[-1],
+                    r"\b(?:is|are|was|were|equals)\s+(?:\*\*|__)", tail[line_start : spans[-1].start()]
                 )
             ):
                 # (a bold value before the last formula of the closing line marks the answer: `The maximum height
                 # is **35 m**, reached $2$ seconds after launch.`)
-                bold = bold_closing(tail[tail.rfind("\n", 0, spans[-1].start()) + 1 :])
+                bold = bold_closing(tail[line_start:])
             if bold is not None:  # `So, the train will travel **315 km** in 3.5 hours.`: bold marks it
                 return Extraction(bold, "conclusion")
             while spans and (

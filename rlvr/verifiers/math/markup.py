@@ -134,7 +134,7 @@ def _struck_gap(struck: str, after: str, before: str) -> str:
     """What a struck-out run leaves: a space; an empty box where it struck the reply's last box inside a sentence
     and nothing after it states a value (`The answer is <strike>$\\boxed{52}$</strike>.` answers nothing: not the
     52 of the work; a struck box on a line of its own after `The answer is 7.` leaves 7)."""
-    inline = re.search(r"[^\W\d_][^\n]*\Z", before[-400:]) is not None
+    inline = re.search(r"[^\W\d_][^\n]*\Z", before[-400:]) is not None  # (its line, read from 400 back)
     struck_box = "\\boxed" in struck and "\\boxed" not in after and not re.search(r"\d", after)
     return " \\boxed{} " if inline and struck_box else " "
 
@@ -187,7 +187,11 @@ def struck_out(text: str) -> str:
         after = text[m.end() :]
         short_strike = len(m.group()) <= 200 and "[INST]" not in m.group() and after.strip() != ""
         short_strike = short_strike and "\\boxed" not in after  # (beside another box: round 6b reads a hedge)
-        return m.group() if opening and not short_strike else _struck_gap(m.group(), after, text[: m.start()])
+        return (
+            m.group()
+            if opening and not short_strike
+            else _struck_gap(m.group(), after, text[max(0, m.start() - 400) : m.start()])
+        )
 
     return _STRUCK_RE.sub(_kept, text)
 

@@ -188,10 +188,10 @@ def _answer_notes_inlined(text: str) -> str:
     edits = []
     for d in defs:
         m = marks.get(d.group("mark"))
-        reading = _READING_NOTE_RE.match(d.group("note")) or _AMBIGUOUS_RE.search(d.group("note"))
+        opens = _READING_NOTE_RE.match(d.group("note")) or _AMBIGUOUS_RE.search(d.group("note"))
         # (a note that opens a reading and turns it down answers nothing else: `If the border were included it
         # would be 120, but the problem excludes it.`, `100 if no spare were needed; here it is needed.`)
-        reading = reading and not _DECLINED_RE.search(d.group("note"))
+        reading = opens is not None and _DECLINED_RE.search(d.group("note")) is None
         if m is not None and d.start() > m.end() and reading:
             del marks[d.group("mark")]
             at = m.start("mark") - 2 if m.group("mark") else m.start("sign")
